@@ -1,0 +1,348 @@
+/*
+ * mod_profile.c -- httpd glue: the module record, the directives and the
+ * `profile` handler.  It translates a request_rec into a core request,
+ * asks the core (profile_api.c) for the answer, lets httpd evaluate the
+ * validators (ap_meets_conditions) and writes the answer.  Everything
+ * else lives in the pure core (profile_*.c).
+ */
+#include <string.h>
+
+#include "httpd.h"
+#include "http_config.h"
+#include "http_core.h"
+#include "http_log.h"
+#include "http_protocol.h"
+#include "http_request.h"
+#include "util_filter.h"
+
+#include <apr_lib.h>
+#include <apr_strings.h>
+
+#include "profile_api.h"
+#include "profile_store.h"
+
+#define PROFILE_HANDLER "profile"
+#define PROFILE_LOGNO(n) "PROFILE" #n ": "
+#define DEFAULT_MAX_AGE 300
+
+APLOG_USE_MODULE(profile);
+
+typedef struct {
+    const profile_store_t *store;   /* from ProfileData; NULL: unset */
+    const char *data_base;          /* the <Location> holding ProfileData */
+    const char *base_path;          /* ProfileBasePath; NULL: unset */
+    apr_array_header_t *origins;    /* NULL: "*" */
+    int origins_set;
+    int max_age;                    /* -1: unset */
+} profile_dir_conf;
+
+static void *create_dir_conf(apr_pool_t *p, char *dir)
+{
+    profile_dir_conf *conf = apr_pcalloc(p, sizeof(*conf));
+
+    (void)dir;
+    conf->max_age = -1;
+    return conf;
+}
+
+static void *merge_dir_conf(apr_pool_t *p, void *basev, void *addv)
+{
+    profile_dir_conf *base = basev, *add = addv;
+    profile_dir_conf *conf = apr_pcalloc(p, sizeof(*conf));
+
+    if (add->store != NULL) {
+        conf->store = add->store;
+        conf->data_base = add->data_base;
+    }
+    else {
+        conf->store = base->store;
+        conf->data_base = base->data_base;
+    }
+    conf->base_path = add->base_path ? add->base_path : base->base_path;
+    conf->origins_set = add->origins_set || base->origins_set;
+    conf->origins = add->origins_set ? add->origins : base->origins;
+    conf->max_age = add->max_age != -1 ? add->max_age : base->max_age;
+    return conf;
+}
+
+/* The URL path of the section a directive stands in, when it is a plain
+ * <Location> (not a regex): the API's base.  NULL otherwise. */
+static const char *location_base(cmd_parms *cmd)
+{
+    const ap_directive_t *sect = cmd->directive ? cmd->directive->parent
+                                                : NULL;
+    apr_size_t n;
+    char *base;
+
+    if (sect == NULL || cmd->path == NULL
+        || strcasecmp(sect->directive, "<Location") != 0
+        || sect->args == NULL || sect->args[0] == '~') {
+        return NULL;
+    }
+    base = apr_pstrdup(cmd->pool, cmd->path);
+    n = strlen(base);
+    while (n > 0 && base[n - 1] == '/') {
+        base[--n] = '\0';
+    }
+    return base;
+}
+
+static const char *set_data(cmd_parms *cmd, void *dconf, const char *arg)
+{
+    profile_dir_conf *conf = dconf;
+    const char *path = ap_server_root_relative(cmd->temp_pool, arg);
+    const char *err = NULL;
+    profile_store_t *store = NULL;
+
+    if (path == NULL) {
+        return apr_psprintf(cmd->pool, "ProfileData: invalid path '%s'", arg);
+    }
+    /* Validating here makes `apachectl configtest` and a graceful restart
+     * refuse a bad file before the running server is touched. */
+    if (profile_store_load(&store, &err, path, cmd->pool) != APR_SUCCESS) {
+        return apr_pstrcat(cmd->pool, "ProfileData: ", err, NULL);
+    }
+    conf->store = store;
+    conf->data_base = location_base(cmd);
+    return NULL;
+}
+
+static const char *set_base_path(cmd_parms *cmd, void *dconf,
+                                 const char *arg)
+{
+    profile_dir_conf *conf = dconf;
+    char *base = apr_pstrdup(cmd->pool, arg);
+    apr_size_t n = strlen(base);
+
+    if (base[0] != '/') {
+        return "ProfileBasePath: the base path must start with '/'";
+    }
+    while (n > 0 && base[n - 1] == '/') {
+        base[--n] = '\0';
+    }
+    conf->base_path = base;
+    return NULL;
+}
+
+/* An origin is scheme "://" host [":" port], nothing more. */
+static int origin_valid(const char *s)
+{
+    const char *p = s;
+
+    if (!apr_isalpha(*p)) {
+        return 0;
+    }
+    while (apr_isalnum(*p) || *p == '+' || *p == '-' || *p == '.') {
+        p++;
+    }
+    if (strncmp(p, "://", 3) != 0 || p[3] == '\0') {
+        return 0;
+    }
+    for (p += 3; *p; p++) {
+        if (*p == '/' || *p == '?' || *p == '#' || *p == '*'
+            || apr_isspace(*p) || apr_iscntrl(*p)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static const char *set_origins(cmd_parms *cmd, void *dconf, int argc,
+                               char *const argv[])
+{
+    profile_dir_conf *conf = dconf;
+    int i;
+
+    if (argc == 0) {
+        return "ProfileCORSOrigins: give '*' or one or more origins";
+    }
+    conf->origins_set = 1;
+    if (argc == 1 && strcmp(argv[0], "*") == 0) {
+        conf->origins = NULL;
+        return NULL;
+    }
+    conf->origins = apr_array_make(cmd->pool, argc, sizeof(const char *));
+    for (i = 0; i < argc; i++) {
+        if (!origin_valid(argv[i])) {
+            return apr_psprintf(cmd->pool, "ProfileCORSOrigins: '%s' is not "
+                                "an origin (scheme://host[:port], no path; "
+                                "'*' stands alone)", argv[i]);
+        }
+        APR_ARRAY_PUSH(conf->origins, const char *) =
+            apr_pstrdup(cmd->pool, argv[i]);
+    }
+    return NULL;
+}
+
+static const char *set_max_age(cmd_parms *cmd, void *dconf, const char *arg)
+{
+    profile_dir_conf *conf = dconf;
+    char *end;
+    apr_int64_t v;
+
+    (void)cmd;
+    if (!apr_isdigit(arg[0])) {
+        return "ProfileMaxAge: expected a number of seconds (0 or more)";
+    }
+    v = apr_strtoi64(arg, &end, 10);
+    if (*end != '\0' || v < 0 || v > 2147483647) {
+        return "ProfileMaxAge: expected a number of seconds (0 to "
+               "2147483647)";
+    }
+    conf->max_age = (int)v;
+    return NULL;
+}
+
+static const command_rec profile_cmds[] = {
+    AP_INIT_TAKE1("ProfileData", set_data, NULL, RSRC_CONF | ACCESS_CONF,
+                  "the profile data file (JSON) this location serves"),
+    AP_INIT_TAKE_ARGV("ProfileCORSOrigins", set_origins, NULL,
+                      RSRC_CONF | ACCESS_CONF,
+                      "'*' or the origins allowed by CORS"),
+    AP_INIT_TAKE1("ProfileMaxAge", set_max_age, NULL, RSRC_CONF | ACCESS_CONF,
+                  "seconds for Cache-Control max-age (default 300)"),
+    AP_INIT_TAKE1("ProfileBasePath", set_base_path, NULL,
+                  RSRC_CONF | ACCESS_CONF,
+                  "URL path of the API base, where it is not the "
+                  "<Location> holding ProfileData"),
+    {NULL}
+};
+
+static int apply_header(void *rv, const char *key, const char *val)
+{
+    request_rec *r = rv;
+
+    if (strcasecmp(key, "Vary") == 0) {
+        apr_table_mergen(r->headers_out, key, val);
+    }
+    else {
+        apr_table_setn(r->headers_out, key, val);
+    }
+    return 1;
+}
+
+static int send_answer(request_rec *r, const profile_response_t *resp)
+{
+    apr_bucket_alloc_t *ba = r->connection->bucket_alloc;
+    apr_bucket_brigade *bb = apr_brigade_create(r->pool, ba);
+    const char *from = resp->body;
+
+    apr_table_do(apply_header, r, resp->headers, NULL);
+    r->status = resp->status;
+    if (resp->status != HTTP_NOT_MODIFIED) {
+        if (resp->content_type != NULL) {
+            ap_set_content_type(r, resp->content_type);
+        }
+        ap_set_content_length(r, (apr_off_t)resp->len);
+        if (resp->len > 0) {
+            /* Bodies rendered at load time live as long as the process;
+             * anything else lives in the request pool. */
+            APR_BRIGADE_INSERT_TAIL(bb, resp->stored
+                ? apr_bucket_immortal_create(from, resp->len, ba)
+                : apr_bucket_pool_create(from, resp->len, r->pool, ba));
+        }
+    }
+    APR_BRIGADE_INSERT_TAIL(bb, apr_bucket_eos_create(ba));
+    ap_pass_brigade(r->output_filters, bb);
+    return OK;
+}
+
+static int profile_handler(request_rec *r)
+{
+    profile_dir_conf *conf;
+    profile_site_t site;
+    profile_request_t req;
+    profile_response_t resp;
+    const char *base;
+    apr_size_t n;
+
+    if (strcmp(r->handler, PROFILE_HANDLER) != 0) {
+        return DECLINED;
+    }
+    conf = ap_get_module_config(r->per_dir_config, &profile_module);
+    site.store = conf->store;
+    site.origins = conf->origins;
+    site.max_age = conf->max_age >= 0 ? conf->max_age : DEFAULT_MAX_AGE;
+
+    memset(&req, 0, sizeof(req));
+    req.method = r->method_number == M_GET ? PROFILE_M_GET
+                 : r->method_number == M_OPTIONS ? PROFILE_M_OPTIONS
+                 : PROFILE_M_OTHER;
+    req.method_name = r->method;
+    req.uri = r->uri;
+    req.args = r->args;
+    req.accept_language = apr_table_get(r->headers_in, "Accept-Language");
+    req.accept = apr_table_get(r->headers_in, "Accept");
+    req.origin = apr_table_get(r->headers_in, "Origin");
+    req.acr_method = apr_table_get(r->headers_in,
+                                   "Access-Control-Request-Method");
+
+    base = conf->base_path ? conf->base_path : conf->data_base;
+    if (conf->store == NULL || base == NULL) {
+        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, PROFILE_LOGNO(0001)
+                      "SetHandler profile is set for %s but %s", r->uri,
+                      conf->store == NULL
+                      ? "no ProfileData applies there"
+                      : "ProfileData is not inside a <Location>; set "
+                        "ProfileBasePath");
+        site.store = NULL;
+        req.path = "";
+        profile_api_answer(&resp, &site, &req, r->pool);
+        profile_api_error(&resp, &site, &req, HTTP_INTERNAL_SERVER_ERROR,
+                          r->pool);
+        return send_answer(r, &resp);
+    }
+    n = strlen(base);
+    /* Below the base means the base itself or base + "/..." (§2). */
+    req.path = strncmp(r->uri, base, n) == 0
+               && (r->uri[n] == '/' || r->uri[n] == '\0')
+               ? r->uri + n : NULL;
+
+    profile_api_answer(&resp, &site, &req, r->pool);
+
+    if (resp.conditional) {
+        const char *ims = NULL;
+        int rc;
+
+        apr_table_setn(r->headers_out, "ETag", resp.etag);
+        ap_update_mtime(r, conf->store->mtime);
+        ap_set_last_modified(r);
+        /* RFC 9110 §13.1.3: with If-None-Match present, If-Modified-Since
+         * is ignored; httpd would still evaluate it, so hide it. */
+        if (apr_table_get(r->headers_in, "If-None-Match") != NULL) {
+            ims = apr_table_get(r->headers_in, "If-Modified-Since");
+            if (ims != NULL) {
+                apr_table_unset(r->headers_in, "If-Modified-Since");
+            }
+        }
+        rc = ap_meets_conditions(r);
+        if (ims != NULL) {
+            apr_table_setn(r->headers_in, "If-Modified-Since", ims);
+        }
+        if (rc == HTTP_NOT_MODIFIED) {
+            resp.status = HTTP_NOT_MODIFIED;
+        }
+        else if (rc != OK) {
+            apr_table_unset(r->headers_out, "ETag");
+            apr_table_unset(r->headers_out, "Last-Modified");
+            profile_api_error(&resp, &site, &req, rc, r->pool);
+        }
+    }
+    return send_answer(r, &resp);
+}
+
+static void register_hooks(apr_pool_t *p)
+{
+    (void)p;
+    ap_hook_handler(profile_handler, NULL, NULL, APR_HOOK_MIDDLE);
+}
+
+module AP_MODULE_DECLARE_DATA profile_module = {
+    STANDARD20_MODULE_STUFF,
+    create_dir_conf,
+    merge_dir_conf,
+    NULL,
+    NULL,
+    profile_cmds,
+    register_hooks
+};

@@ -1,0 +1,261 @@
+/*
+ * profile_api.c -- one request's answer (CONTRACT §2-§8).  Checks run in
+ * the contract's order: path (404), method (405), query (400), record id
+ * (404).  OPTIONS answers 200 on any path below the base.
+ *
+ * Unfiltered answers are the bodies rendered at load time; a filtered
+ * answer joins the elements rendered at load time whose folded search
+ * keys contain the folded value, and hashes only the result.
+ *
+ * Pure core: no httpd headers.
+ */
+#include <string.h>
+
+#include <apr_cstr.h>
+#include <apr_strings.h>
+
+#include "profile_api.h"
+#include "profile_cors.h"
+#include "profile_hdr.h"
+#include "profile_lang.h"
+#include "profile_problem.h"
+#include "profile_query.h"
+#include "profile_route.h"
+#include "profile_text.h"
+
+#define JSON_TYPE "application/json"
+#define PROBLEM_TYPE "application/problem+json"
+#define ALLOW "GET, HEAD, OPTIONS"
+#define PRINTABLE_MAX 200
+
+static const char *lang_name(const profile_site_t *site, int lang)
+{
+    return site->store ? site->store->langs[lang] : "en";
+}
+
+/* A client gets application/problem+json when its Accept names that type
+ * with q > 0; application/json otherwise (§7). */
+static int wants_problem_json(const char *accept)
+{
+    profile_hdr_elem_t e;
+    const char *cursor = accept;
+
+    while (profile_hdr_next(&cursor, &e)) {
+        if (!e.malformed && e.q > 0
+            && e.token_len == sizeof(PROBLEM_TYPE) - 1
+            && apr_cstr_casecmpn(e.token, PROBLEM_TYPE, e.token_len) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The fields every response carries (§4, §5, §6). */
+static void start(profile_response_t *resp, const profile_site_t *site,
+                  const profile_request_t *req, apr_pool_t *p)
+{
+    int preflight = req->method == PROFILE_M_OPTIONS && req->origin != NULL
+                    && req->acr_method != NULL;
+    int by_origin;
+
+    resp->status = 200;
+    resp->content_type = NULL;
+    resp->body = NULL;
+    resp->len = 0;
+    resp->stored = 0;
+    resp->etag = NULL;
+    resp->conditional = 0;
+    resp->headers = apr_table_make(p, 12);
+    resp->lang = site->store
+                 ? profile_lang_choose(req->accept_language,
+                                       site->store->langs,
+                                       site->store->nlangs)
+                 : 0;
+    apr_table_setn(resp->headers, "Content-Language",
+                   lang_name(site, resp->lang));
+    apr_table_setn(resp->headers, "X-Content-Type-Options", "nosniff");
+    by_origin = profile_cors_apply(resp->headers, site->origins, req->origin,
+                                   preflight);
+    apr_table_setn(resp->headers, "Vary", by_origin
+                   ? "Accept-Language, Origin" : "Accept-Language");
+}
+
+static void cacheable(profile_response_t *resp, const profile_site_t *site,
+                      apr_pool_t *p)
+{
+    apr_table_setn(resp->headers, "Cache-Control",
+                   apr_psprintf(p, "public, max-age=%d", site->max_age));
+}
+
+/* Makes resp an error answer with the given problem body. */
+static void failed(profile_response_t *resp, const profile_request_t *req,
+                   int status, const char *body, apr_size_t len)
+{
+    resp->status = status;
+    resp->body = body;
+    resp->len = len;
+    resp->stored = 0;
+    resp->etag = NULL;
+    resp->conditional = 0;
+    resp->content_type = wants_problem_json(req->accept) ? PROBLEM_TYPE
+                                                         : JSON_TYPE;
+    apr_table_setn(resp->headers, "Cache-Control", "no-store");
+    apr_table_mergen(resp->headers, "Vary", "Accept");
+    apr_table_unset(resp->headers, "Allow");
+    if (status == 405) {
+        apr_table_setn(resp->headers, "Allow", ALLOW);
+    }
+}
+
+static void not_found(profile_response_t *resp, const profile_site_t *site,
+                      const profile_request_t *req, profile_msg_e msg,
+                      const char *arg, apr_pool_t *p)
+{
+    apr_size_t len;
+    const char *body;
+
+    arg = profile_text_printable(arg, strlen(arg), PRINTABLE_MAX, p);
+    body = profile_problem_render(&len, 404, msg, arg,
+                                  lang_name(site, resp->lang), p);
+    failed(resp, req, 404, body, len);
+}
+
+/* The elements of `coll` whose keys contain `value`, as a JSON array. */
+static void filter(profile_response_t *resp, const profile_coll_t *coll,
+                   int lang, const char *value, apr_size_t value_len,
+                   apr_pool_t *p)
+{
+    const char *needle = profile_text_fold(value, value_len, p);
+    apr_size_t total = 2;
+    char *out, *o;
+    int i, n = 0;
+    int *hit = apr_pcalloc(p, sizeof(int) * (apr_size_t)(coll->nitems + 1));
+
+    for (i = 0; needle != NULL && i < coll->nitems; i++) {
+        const char **key;
+
+        for (key = coll->items[i].keys[lang]; *key; key++) {
+            if (profile_text_contains(*key, needle)) {
+                hit[i] = 1;
+                total += coll->items[i].body[lang].len + 1;
+                break;
+            }
+        }
+    }
+    o = out = apr_palloc(p, total + 1);
+    *o++ = '[';
+    for (i = 0; i < coll->nitems; i++) {
+        if (hit[i]) {
+            if (n++) {
+                *o++ = ',';
+            }
+            memcpy(o, coll->items[i].body[lang].data,
+                   coll->items[i].body[lang].len);
+            o += coll->items[i].body[lang].len;
+        }
+    }
+    *o++ = ']';
+    *o = '\0';
+    resp->body = out;
+    resp->len = (apr_size_t)(o - out);
+    resp->etag = profile_etag(out, resp->len, p);
+}
+
+void profile_api_answer(profile_response_t *resp, const profile_site_t *site,
+                        const profile_request_t *req, apr_pool_t *p)
+{
+    const profile_store_t *st = site->store;
+    const profile_body_t *body = NULL;
+    profile_route_t rt;
+    profile_query_t q;
+    apr_size_t len;
+    const char *text;
+
+    start(resp, site, req, p);
+    if (req->method == PROFILE_M_OPTIONS) {
+        /* A preflight must never fail because a record does not exist. */
+        apr_table_setn(resp->headers, "Allow", ALLOW);
+        cacheable(resp, site, p);
+        return;
+    }
+    if (profile_route_match(&rt, req->path, p) != 0) {
+        not_found(resp, site, req, PROFILE_MSG_NO_ROUTE, req->uri, p);
+        return;
+    }
+    if (req->method != PROFILE_M_GET) {
+        text = profile_problem_render(&len, 405, PROFILE_MSG_METHOD,
+                                      profile_text_printable(
+                                          req->method_name,
+                                          strlen(req->method_name), 32, p),
+                                      lang_name(site, resp->lang), p);
+        failed(resp, req, 405, text, len);
+        return;
+    }
+    if (profile_query_parse(&q, req->args, rt.param, p) != APR_SUCCESS) {
+        text = profile_problem_render_query(&len, q.problems, rt.param,
+                                            lang_name(site, resp->lang), p);
+        failed(resp, req, 400, text, len);
+        return;
+    }
+    if (st == NULL) {
+        profile_api_error(resp, site, req, 500, p);
+        return;
+    }
+
+    switch (rt.route) {
+    case PROFILE_R_PROFILE:
+        body = &st->profile[resp->lang];
+        break;
+    case PROFILE_R_CONTACT:
+        body = &st->contact[resp->lang];
+        break;
+    case PROFILE_R_EXPERIENCE_ITEM:
+    case PROFILE_R_CASE_STUDY: {
+        const profile_item_t *item = apr_hash_get(st->coll[rt.coll].by_id,
+                                                  rt.id,
+                                                  APR_HASH_KEY_STRING);
+        if (item == NULL) {
+            not_found(resp, site, req,
+                      rt.route == PROFILE_R_CASE_STUDY
+                      ? PROFILE_MSG_NO_CASE_STUDY
+                      : PROFILE_MSG_NO_EXPERIENCE, rt.id, p);
+            return;
+        }
+        body = &item->body[resp->lang];
+        break;
+    }
+    default:
+        if (q.value == NULL) {
+            body = &st->coll[rt.coll].all[resp->lang];
+        }
+        break;
+    }
+
+    if (body != NULL) {
+        resp->body = body->data;
+        resp->len = body->len;
+        resp->etag = body->etag;
+        resp->stored = 1;
+    }
+    else {
+        filter(resp, &st->coll[rt.coll], resp->lang, q.value, q.value_len, p);
+    }
+    resp->content_type = JSON_TYPE;
+    resp->conditional = 1;
+    cacheable(resp, site, p);
+}
+
+void profile_api_error(profile_response_t *resp, const profile_site_t *site,
+                       const profile_request_t *req, int status,
+                       apr_pool_t *p)
+{
+    apr_size_t len;
+    const char *body;
+
+    apr_table_unset(resp->headers, "Last-Modified");
+    body = profile_problem_render(&len, status, status == 412
+                                  ? PROFILE_MSG_PRECONDITION
+                                  : PROFILE_MSG_UNCONFIGURED, NULL,
+                                  lang_name(site, resp->lang), p);
+    failed(resp, req, status, body, len);
+}

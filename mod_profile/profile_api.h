@@ -1,0 +1,66 @@
+/*
+ * profile_api.h -- the whole answer to one request, decided without
+ * httpd: route, method, query, record, language, CORS and the header
+ * fields of CONTRACT §2-§8.  Only the evaluation of validators
+ * (If-None-Match and friends) is left to the glue, which uses httpd's
+ * own ap_meets_conditions().
+ *
+ * Pure core: libc, APR, jansson and utf8proc only; never an httpd header.
+ */
+#ifndef PROFILE_API_H
+#define PROFILE_API_H
+
+#include <apr_pools.h>
+#include <apr_tables.h>
+
+#include "profile_store.h"
+
+/* What one <Location> serves. */
+typedef struct {
+    const profile_store_t *store;
+    const apr_array_header_t *origins; /* allowed origins; NULL means "*" */
+    int max_age;                       /* Cache-Control max-age, seconds */
+} profile_site_t;
+
+typedef enum {
+    PROFILE_M_GET,              /* GET, and HEAD: the same answer */
+    PROFILE_M_OPTIONS,
+    PROFILE_M_OTHER
+} profile_method_e;
+
+typedef struct {
+    profile_method_e method;
+    const char *method_name;
+    const char *uri;            /* the decoded request path, for messages */
+    const char *path;           /* the decoded path below the base, or
+                                 * NULL when the URL is not below it */
+    const char *args;           /* the raw query; NULL without "?" */
+    const char *accept_language;
+    const char *accept;
+    const char *origin;
+    const char *acr_method;     /* Access-Control-Request-Method */
+} profile_request_t;
+
+typedef struct {
+    int status;
+    int lang;                   /* index into store->langs */
+    const char *content_type;   /* NULL when there is no body (OPTIONS) */
+    const char *body;
+    apr_size_t len;
+    int stored;                 /* body lives as long as the store */
+    const char *etag;           /* set on 200 GET/HEAD */
+    int conditional;            /* validators apply: a 200 GET/HEAD */
+    apr_table_t *headers;       /* every other field; "Vary" to be merged */
+} profile_response_t;
+
+/* Decides the answer to `req` for `site`. */
+void profile_api_answer(profile_response_t *resp, const profile_site_t *site,
+                        const profile_request_t *req, apr_pool_t *p);
+
+/* Turns `resp` into an error answer (412 from a failed precondition,
+ * 500 for a missing configuration), keeping its language. */
+void profile_api_error(profile_response_t *resp, const profile_site_t *site,
+                       const profile_request_t *req, int status,
+                       apr_pool_t *p);
+
+#endif

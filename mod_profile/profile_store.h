@@ -1,0 +1,72 @@
+/*
+ * profile_store.h -- the loaded profile: the data file (CONTRACT §9)
+ * parsed, validated completely, and every unfiltered representation
+ * (route x id x language) rendered once with its strong ETag.
+ *
+ * Pure core: libc, APR, jansson and utf8proc only; never an httpd header.
+ */
+#ifndef PROFILE_STORE_H
+#define PROFILE_STORE_H
+
+#include <apr_pools.h>
+#include <apr_hash.h>
+#include <apr_time.h>
+
+/* One rendered representation: compact UTF-8 JSON and its quoted ETag. */
+typedef struct {
+    const char *data;
+    apr_size_t len;
+    const char *etag;
+} profile_body_t;
+
+/* One element of a collection. */
+typedef struct {
+    const char *id;             /* NULL where the collection has no ids */
+    profile_body_t *body;       /* [nlangs]: the element rendered alone */
+    const char ***keys;         /* [nlangs]: NULL-ended folded search keys */
+} profile_item_t;
+
+typedef struct {
+    int nitems;
+    profile_item_t *items;
+    profile_body_t *all;        /* [nlangs]: the whole collection */
+    apr_hash_t *by_id;          /* id -> profile_item_t*, or NULL */
+} profile_coll_t;
+
+typedef enum {
+    PROFILE_COLL_SKILLS,
+    PROFILE_COLL_EXPERIENCE,
+    PROFILE_COLL_EDUCATION,
+    PROFILE_COLL_CASE_STUDIES,
+    PROFILE_COLL_METRICS,
+    PROFILE_COLL_COUNT
+} profile_coll_e;
+
+typedef struct {
+    const char *path;           /* the data file */
+    apr_time_t mtime;           /* its modification time */
+    int nlangs;
+    const char **langs;         /* declared order; [0] is the default */
+    profile_body_t *profile;    /* [nlangs] */
+    profile_body_t *contact;    /* [nlangs] */
+    profile_coll_t coll[PROFILE_COLL_COUNT];
+} profile_store_t;
+
+/* Reads, validates and renders the data file at `path` (absolute) into
+ * pool p.  On failure returns an error status and sets *errmsg to one
+ * sentence naming the file and the first problem: "FILE:LINE:COL: ..."
+ * for syntax, "FILE: $.json.path: ..." for shape. */
+apr_status_t profile_store_load(profile_store_t **out, const char **errmsg,
+                                const char *path, apr_pool_t *p);
+
+/* The same, from a buffer; `name` stands for the file in messages and
+ * mtime is taken as given. */
+apr_status_t profile_store_parse(profile_store_t **out, const char **errmsg,
+                                 const char *buf, apr_size_t len,
+                                 const char *name, apr_time_t mtime,
+                                 apr_pool_t *p);
+
+/* The strong ETag of s[0..len): a quoted hash of the bytes. */
+const char *profile_etag(const char *s, apr_size_t len, apr_pool_t *p);
+
+#endif
