@@ -4,7 +4,8 @@
 dir="${SRCDIR:-$(dirname "$0")/..}/mod_profile"
 bad=$(grep -lE '#[[:space:]]*include[[:space:]]*[<"](httpd|http_[a-z_]+|ap_[a-z_]+|util_[a-z_]+|mod_[a-z_]+)\.h' \
       "$dir"/profile_*.c "$dir"/profile_*.h)
-calls=$(grep -nE '\bap_[a-z_]+\(' "$dir"/profile_*.c "$dir"/profile_*.h)
+calls=$(grep -nE '\bap_[a-z_]+\(' "$dir"/profile_*.c "$dir"/profile_*.h \
+        | grep -vE ':[0-9]+:[[:space:]]*(\*|/\*|//)')
 if [ -n "$bad$calls" ]; then
     echo "core files depend on httpd:"
     [ -n "$bad" ] && echo "$bad"
