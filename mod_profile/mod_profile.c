@@ -344,5 +344,8 @@ module AP_MODULE_DECLARE_DATA profile_module = {
     NULL,
     NULL,
     profile_cmds,
-    register_hooks
+    register_hooks,
+#if defined(AP_MODULE_FLAG_NONE)
+    AP_MODULE_FLAG_NONE
+#endif
 };
