@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <apr_escape.h>
+#include <apr_hash.h>
 #include <apr_strings.h>
 
 #include "profile_query.h"
@@ -39,18 +40,20 @@ static apr_status_t decode(const char **out, apr_size_t *out_len,
     return profile_utf8_valid(buf, n) ? APR_SUCCESS : APR_BADCH;
 }
 
-static void add_problem(profile_query_t *q, const char *name,
-                        profile_qp_reason_e reason)
+/* Records one problem per name, at most PROFILE_QUERY_MAX_PROBLEMS. */
+static void add_problem(profile_query_t *q, apr_hash_t *named,
+                        const char *name, profile_qp_reason_e reason)
 {
     profile_qp_problem_t *pr;
-    int i;
 
-    for (i = 0; i < q->problems->nelts; i++) {
-        pr = &APR_ARRAY_IDX(q->problems, i, profile_qp_problem_t);
-        if (strcmp(pr->name, name) == 0) {
-            return;
-        }
+    if (apr_hash_get(named, name, APR_HASH_KEY_STRING) != NULL) {
+        return;
     }
+    q->nproblems++;
+    if (q->problems->nelts >= PROFILE_QUERY_MAX_PROBLEMS) {
+        return;
+    }
+    apr_hash_set(named, name, APR_HASH_KEY_STRING, name);
     pr = apr_array_push(q->problems);
     pr->name = name;
     pr->reason = reason;
@@ -64,9 +67,11 @@ apr_status_t profile_query_parse(profile_query_t *out, const char *args,
     apr_size_t value_len = 0;
     int seen = 0, repeated = 0;
     int bad_value = -1;             /* reason when the value is unusable */
+    apr_hash_t *named = apr_hash_make(p);
 
     out->value = NULL;
     out->value_len = 0;
+    out->nproblems = 0;
     out->problems = apr_array_make(p, 2, sizeof(profile_qp_problem_t));
 
     while (piece != NULL && *piece != '\0') {
@@ -84,14 +89,14 @@ apr_status_t profile_query_parse(profile_query_t *out, const char *args,
         }
         rv = decode(&name, &name_len, piece, name_raw_len, p);
         if (rv != APR_SUCCESS) {
-            add_problem(out, profile_text_printable(piece, name_raw_len,
+            add_problem(out, named, profile_text_printable(piece, name_raw_len,
                                                     PRINTABLE_MAX, p),
                         rv == APR_EINVAL ? PROFILE_QP_BAD_ENCODING
                                          : PROFILE_QP_BAD_UTF8);
         }
         else if (allowed == NULL || strlen(allowed) != name_len
                  || memcmp(name, allowed, name_len) != 0) {
-            add_problem(out, profile_text_printable(name, name_len,
+            add_problem(out, named, profile_text_printable(name, name_len,
                                                     PRINTABLE_MAX, p),
                         PROFILE_QP_UNKNOWN);
         }
@@ -129,12 +134,12 @@ apr_status_t profile_query_parse(profile_query_t *out, const char *args,
     }
 
     if (repeated) {
-        add_problem(out, allowed, PROFILE_QP_REPEATED);
+        add_problem(out, named, allowed, PROFILE_QP_REPEATED);
     }
     else if (bad_value >= 0) {
-        add_problem(out, allowed, (profile_qp_reason_e)bad_value);
+        add_problem(out, named, allowed, (profile_qp_reason_e)bad_value);
     }
-    if (out->problems->nelts > 0) {
+    if (out->nproblems > 0) {
         return APR_EINVAL;
     }
     if (seen) {

@@ -13,6 +13,9 @@
 /* Longest filter value, in code points after trimming. */
 #define PROFILE_QUERY_MAX_CHARS 100
 
+/* The most problems reported (a hostile query may hold thousands). */
+#define PROFILE_QUERY_MAX_PROBLEMS 20
+
 typedef enum {
     PROFILE_QP_BAD_ENCODING,    /* invalid %-sequence in name or value */
     PROFILE_QP_BAD_UTF8,        /* decoded bytes are not UTF-8 */
@@ -31,13 +34,15 @@ typedef struct {
 typedef struct {
     const char *value;          /* trimmed value of `allowed`, or NULL */
     apr_size_t value_len;
-    apr_array_header_t *problems; /* profile_qp_problem_t, in query order */
+    apr_array_header_t *problems; /* profile_qp_problem_t, in query order,
+                                   * at most PROFILE_QUERY_MAX_PROBLEMS */
+    int nproblems;              /* how many there were in all */
 } profile_query_t;
 
 /* Parses the raw query `args` (NULL when the URL had no "?") for a route
  * whose only parameter is `allowed` (NULL: the route takes none).
- * Returns APR_SUCCESS, or APR_EINVAL with out->problems naming every
- * offending parameter once. */
+ * Returns APR_SUCCESS, or APR_EINVAL with out->problems naming each
+ * offending parameter once (the first PROFILE_QUERY_MAX_PROBLEMS). */
 apr_status_t profile_query_parse(profile_query_t *out, const char *args,
                                  const char *allowed, apr_pool_t *p);
 
