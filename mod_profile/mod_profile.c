@@ -328,6 +328,14 @@ static int profile_handler(request_rec *r)
             profile_api_error(&resp, &site, &req, rc, r->pool);
         }
     }
+    if (APLOGrdebug(r)) {
+        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, PROFILE_LOGNO(0002)
+                      "%s %s: %d, language %s%s%s", r->method,
+                      r->unparsed_uri, resp.status,
+                      conf->store->langs[resp.lang],
+                      resp.etag ? ", ETag " : "",
+                      resp.etag ? resp.etag : "");
+    }
     return send_answer(r, &resp);
 }
 
