@@ -65,7 +65,7 @@ apr_status_t profile_query_parse(profile_query_t *out, const char *args,
     const char *piece = args;
     const char *value = NULL;
     apr_size_t value_len = 0;
-    int seen = 0, repeated = 0;
+    int seen = 0, repeated = 0, slot = 0;
     int bad_value = -1;             /* reason when the value is unusable */
     apr_hash_t *named = apr_hash_make(p);
 
@@ -104,6 +104,7 @@ apr_status_t profile_query_parse(profile_query_t *out, const char *args,
             repeated = 1;
         }
         else {
+            slot = out->problems->nelts;
             if (eq != NULL) {
                 rv = decode(&val, &val_len, eq + 1,
                             len - name_raw_len - 1, p);
@@ -133,11 +134,20 @@ apr_status_t profile_query_parse(profile_query_t *out, const char *args,
         piece = amp ? amp + 1 : NULL;
     }
 
-    if (repeated) {
-        add_problem(out, named, allowed, PROFILE_QP_REPEATED);
-    }
-    else if (bad_value >= 0) {
-        add_problem(out, named, allowed, (profile_qp_reason_e)bad_value);
+    if (repeated || bad_value >= 0) {
+        int last = out->problems->nelts;
+
+        add_problem(out, named, allowed, repeated ? PROFILE_QP_REPEATED
+                                    : (profile_qp_reason_e)bad_value);
+        /* Move it to where the parameter first appeared: query order. */
+        if (out->problems->nelts > last && slot < last) {
+            profile_qp_problem_t *a = (profile_qp_problem_t *)
+                                      out->problems->elts;
+            profile_qp_problem_t pr = a[last];
+
+            memmove(&a[slot + 1], &a[slot], sizeof(pr) * (size_t)(last - slot));
+            a[slot] = pr;
+        }
     }
     if (out->nproblems > 0) {
         return APR_EINVAL;

@@ -1,0 +1,1313 @@
+/*
+ * test_api.c -- profile_api_answer end to end on the sample data
+ * (CONTRACT §2-§8): status, body, ETag, media type and header fields.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <apr_lib.h>
+#include <jansson.h>
+
+#include "unit.h"
+#include "profile_api.h"
+
+#define JSON "application/json"
+#define PROBLEM "application/problem+json"
+#define ALLOW "GET, HEAD, OPTIONS"
+
+static profile_store_t *store;
+
+static int group_setup(void **state)
+{
+    const char *err = NULL;
+
+    if (unit_group_setup(state) != 0) {
+        return -1;
+    }
+    if (profile_store_load(&store, &err, SAMPLE_PATH, unit_root)
+        != APR_SUCCESS) {
+        print_error("cannot load the sample: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ helpers */
+
+static profile_site_t site_star(void)
+{
+    profile_site_t s;
+
+    s.store = store;
+    s.origins = NULL;
+    s.max_age = 300;
+    return s;
+}
+
+static profile_site_t site_list(apr_pool_t *p)
+{
+    profile_site_t s = site_star();
+    apr_array_header_t *o = apr_array_make(p, 2, sizeof(const char *));
+
+    APR_ARRAY_PUSH(o, const char *) = "https://a.example";
+    APR_ARRAY_PUSH(o, const char *) = "https://b.example";
+    s.origins = o;
+    return s;
+}
+
+/* A request for `target` ("/path" or "/path?query") below /api/v1. */
+static profile_request_t request(apr_pool_t *p, profile_method_e m,
+                                 const char *method_name, const char *target)
+{
+    profile_request_t r;
+    const char *q = target ? strchr(target, '?') : NULL;
+
+    memset(&r, 0, sizeof(r));
+    r.method = m;
+    r.method_name = method_name;
+    r.path = q ? apr_pstrmemdup(p, target, (apr_size_t)(q - target)) : target;
+    r.args = q ? q + 1 : NULL;
+    r.uri = apr_pstrcat(p, "/api/v1", r.path ? r.path : "", NULL);
+    return r;
+}
+
+static profile_request_t get(apr_pool_t *p, const char *target)
+{
+    return request(p, PROFILE_M_GET, "GET", target);
+}
+
+static profile_response_t answer(apr_pool_t *p, const profile_site_t *site,
+                                 const profile_request_t *req)
+{
+    profile_response_t resp;
+
+    memset(&resp, 0, sizeof(resp));
+    profile_api_answer(&resp, site, req, p);
+    assert_non_null(resp.headers);
+    return resp;
+}
+
+static profile_response_t answer_star(apr_pool_t *p,
+                                      const profile_request_t *req)
+{
+    profile_site_t s = site_star();
+
+    return answer(p, &s, req);
+}
+
+static profile_response_t get_star(apr_pool_t *p, const char *target)
+{
+    profile_request_t r = get(p, target);
+
+    return answer_star(p, &r);
+}
+
+static const char *hdr(const profile_response_t *r, const char *name)
+{
+    return apr_table_get(r->headers, name);
+}
+
+#define assert_hdr(r, name, want) do {                                     \
+        const char *v_ = hdr((r), (name));                                 \
+        if (v_ == NULL || strcmp(v_, (want)) != 0) {                       \
+            print_error("%s: got \"%s\", want \"%s\"\n", (name),           \
+                        v_ ? v_ : "(none)", (want));                       \
+        }                                                                  \
+        assert_non_null(v_);                                               \
+        assert_string_equal(v_, (want));                                   \
+    } while (0)
+
+#define assert_no_hdr(r, name) do {                                        \
+        const char *v_ = hdr((r), (name));                                 \
+        if (v_ != NULL) {                                                  \
+            print_error("%s: unexpected \"%s\"\n", (name), v_);            \
+        }                                                                  \
+        assert_null(v_);                                                   \
+    } while (0)
+
+/* The Vary tokens of r, over every Vary field, lower-cased, each between
+ * "|" ("|accept-language|origin|"), in order. */
+typedef struct {
+    apr_pool_t *p;
+    const char *acc;
+} vary_ctx_t;
+
+static int collect_vary(void *ctx, const char *key, const char *value)
+{
+    vary_ctx_t *c = ctx;
+
+    (void)key;
+    c->acc = apr_pstrcat(c->p, c->acc, value, ",", NULL);
+    return 1;
+}
+
+static const char *vary_tokens(const profile_response_t *r, apr_pool_t *p)
+{
+    vary_ctx_t c = {p, ""};
+    char *all, *tok, *last;
+    const char *out = "|";
+
+    apr_table_do(collect_vary, &c, r->headers, "Vary", NULL);
+    all = apr_pstrdup(p, c.acc);
+    for (tok = apr_strtok(all, ", \t", &last); tok;
+         tok = apr_strtok(NULL, ", \t", &last)) {
+        char *ch;
+        for (ch = tok; *ch; ch++) {
+            *ch = (char)apr_tolower(*ch);
+        }
+        out = apr_pstrcat(p, out, tok, "|", NULL);
+    }
+    return out;
+}
+
+static int vary_has(const profile_response_t *r, const char *token,
+                    apr_pool_t *p)
+{
+    char *t = apr_pstrcat(p, "|", token, "|", NULL), *c;
+
+    for (c = t; *c; c++) {
+        *c = (char)apr_tolower(*c);
+    }
+    return strstr(vary_tokens(r, p), t) != NULL;
+}
+
+#define assert_vary(r, token, p) do {                                      \
+        if (!vary_has((r), (token), (p))) {                                \
+            print_error("Vary %s lacks %s\n", vary_tokens((r), (p)),       \
+                        (token));                                          \
+        }                                                                  \
+        assert_true(vary_has((r), (token), (p)));                          \
+    } while (0)
+
+#define assert_no_vary(r, token, p) do {                                   \
+        if (vary_has((r), (token), (p))) {                                 \
+            print_error("Vary %s has %s\n", vary_tokens((r), (p)),         \
+                        (token));                                          \
+        }                                                                  \
+        assert_false(vary_has((r), (token), (p)));                         \
+    } while (0)
+
+static void assert_body(const profile_response_t *r, const profile_body_t *b)
+{
+    assert_mem_str(r->body, r->len, b->data);
+    assert_non_null(r->etag);
+    assert_string_equal(r->etag, b->etag);
+}
+
+/* A 200 with a JSON body. */
+static void assert_ok_json(const profile_response_t *r)
+{
+    if (r->status != 200) {
+        print_error("status %d: %.*s\n", r->status, (int)r->len,
+                    r->body ? r->body : "");
+    }
+    assert_int_equal(r->status, 200);
+    assert_non_null(r->content_type);
+    assert_string_equal(r->content_type, JSON);
+    assert_non_null(r->body);
+    assert_non_null(r->etag);
+    assert_true(r->conditional);
+}
+
+/* Checks the problem body of an error answer and returns it parsed
+ * (the caller drops it). */
+static json_t *assert_problem(const profile_response_t *r, int status)
+{
+    json_error_t jerr;
+    json_t *v;
+    const char *key;
+    json_t *member;
+
+    if (r->status != status) {
+        print_error("status %d, want %d: %.*s\n", r->status, status,
+                    (int)r->len, r->body ? r->body : "");
+    }
+    assert_int_equal(r->status, status);
+    assert_non_null(r->body);
+    assert_non_null(r->content_type);
+    assert_null(r->etag);
+    assert_false(r->conditional);
+    assert_hdr(r, "Cache-Control", "no-store");
+    v = json_loadb(r->body, r->len, JSON_REJECT_DUPLICATES, &jerr);
+    if (v == NULL) {
+        print_error("problem is not JSON (%s): %.*s\n", jerr.text,
+                    (int)r->len, r->body);
+    }
+    assert_non_null(v);
+    assert_true(json_is_object(v));
+    assert_string_equal(json_string_value(json_object_get(v, "type")),
+                        "about:blank");
+    assert_true(json_is_string(json_object_get(v, "title")));
+    assert_true(strlen(json_string_value(json_object_get(v, "title"))) > 0);
+    assert_true(json_is_integer(json_object_get(v, "status")));
+    assert_int_equal(json_integer_value(json_object_get(v, "status")),
+                     status);
+    assert_true(json_is_string(json_object_get(v, "detail")));
+    assert_true(strlen(json_string_value(json_object_get(v, "detail"))) > 0);
+    json_object_foreach(v, key, member) {
+        if (strcmp(key, "type") && strcmp(key, "title")
+            && strcmp(key, "status") && strcmp(key, "detail")
+            && strcmp(key, "invalid-params")) {
+            print_error("unexpected member \"%s\"\n", key);
+            fail();
+        }
+    }
+    /* invalid-params appears on 400 (only) */
+    if (status == 400) {
+        assert_true(json_is_array(json_object_get(v, "invalid-params")));
+    }
+    else {
+        assert_null(json_object_get(v, "invalid-params"));
+    }
+    (void)member;
+    return v;
+}
+
+static const char *title_of(json_t *v)
+{
+    return json_string_value(json_object_get(v, "title"));
+}
+
+static const char *detail_of(json_t *v)
+{
+    return json_string_value(json_object_get(v, "detail"));
+}
+
+static json_t *invalid_params(json_t *v)
+{
+    return json_object_get(v, "invalid-params");
+}
+
+static const char *param_name(json_t *v, size_t i)
+{
+    return json_string_value(json_object_get(
+        json_array_get(invalid_params(v), i), "name"));
+}
+
+/* The filtered collection "[" + the given items + "]" in language l. */
+static const char *joined(apr_pool_t *p, int coll, int l, const int *idx,
+                          int n)
+{
+    const char *s = "[";
+    int i;
+
+    for (i = 0; i < n; i++) {
+        s = apr_pstrcat(p, s, i ? "," : "",
+                        store->coll[coll].items[idx[i]].body[l].data, NULL);
+    }
+    return apr_pstrcat(p, s, "]", NULL);
+}
+
+static void assert_filtered(apr_pool_t *p, const profile_response_t *r,
+                            const char *want)
+{
+    assert_ok_json(r);
+    assert_mem_str(r->body, r->len, want);
+    assert_string_equal(r->etag, profile_etag(want, strlen(want), p));
+    assert_hdr(r, "Cache-Control", "public, max-age=300");
+}
+
+static profile_response_t get_lang(apr_pool_t *p, const char *target,
+                                   const char *accept_language)
+{
+    profile_request_t r = get(p, target);
+
+    r.accept_language = accept_language;
+    return answer_star(p, &r);
+}
+
+/* ----------------------------------------------------------- GET 200 */
+
+static void get_of_each_route_serves_its_stored_body(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const struct {
+        const char *path;
+        const profile_body_t *body;
+    } routes[] = {
+        {"/profile", &store->profile[0]},
+        {"/skills", &store->coll[PROFILE_COLL_SKILLS].all[0]},
+        {"/experience", &store->coll[PROFILE_COLL_EXPERIENCE].all[0]},
+        {"/education", &store->coll[PROFILE_COLL_EDUCATION].all[0]},
+        {"/contact", &store->contact[0]},
+        {"/case-studies", &store->coll[PROFILE_COLL_CASE_STUDIES].all[0]},
+        {"/metrics", &store->coll[PROFILE_COLL_METRICS].all[0]},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(routes) / sizeof(routes[0]); i++) {
+        profile_response_t r = get_star(p, routes[i].path);
+        assert_ok_json(&r);
+        assert_int_equal(r.lang, 0);
+        assert_body(&r, routes[i].body);
+    }
+}
+
+static void get_of_each_experience_id_serves_the_record(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const profile_coll_t *c = &store->coll[PROFILE_COLL_EXPERIENCE];
+    int i;
+
+    for (i = 0; i < c->nitems; i++) {
+        profile_response_t r = get_star(p, apr_pstrcat(p, "/experience/",
+                                                        c->items[i].id,
+                                                        NULL));
+        assert_ok_json(&r);
+        assert_body(&r, &c->items[i].body[0]);
+    }
+}
+
+static void get_of_each_case_study_id_serves_the_record(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const profile_coll_t *c = &store->coll[PROFILE_COLL_CASE_STUDIES];
+    int i;
+
+    for (i = 0; i < c->nitems; i++) {
+        profile_response_t r = get_star(p, apr_pstrcat(p, "/case-studies/",
+                                                        c->items[i].id,
+                                                        NULL));
+        assert_ok_json(&r);
+        assert_body(&r, &c->items[i].body[0]);
+    }
+}
+
+static void get_carries_the_contract_header_fields(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_response_t r = get_star(p, "/profile");
+
+    assert_ok_json(&r);
+    assert_hdr(&r, "Content-Language", "en");
+    assert_hdr(&r, "Cache-Control", "public, max-age=300");
+    assert_hdr(&r, "X-Content-Type-Options", "nosniff");
+    assert_hdr(&r, "Access-Control-Allow-Origin", "*");
+    assert_hdr(&r, "Access-Control-Expose-Headers", "ETag");
+    assert_no_hdr(&r, "Access-Control-Allow-Credentials");
+    assert_string_equal(vary_tokens(&r, p), "|accept-language|");
+}
+
+static void max_age_comes_from_the_site(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_site_t s = site_star();
+    profile_request_t req = get(p, "/metrics");
+    profile_response_t r;
+
+    s.max_age = 60;
+    r = answer(p, &s, &req);
+    assert_ok_json(&r);
+    assert_hdr(&r, "Cache-Control", "public, max-age=60");
+}
+
+static void head_gets_the_same_answer_as_get(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_request_t req = request(p, PROFILE_M_GET, "HEAD", "/contact");
+    profile_response_t r = answer_star(p, &req);
+
+    assert_ok_json(&r);
+    assert_body(&r, &store->contact[0]);
+}
+
+static void spanish_is_served_for_es_mx(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_response_t r = get_lang(p, "/profile", "es-MX, en;q=0.5");
+
+    assert_ok_json(&r);
+    assert_int_equal(r.lang, 1);
+    assert_hdr(&r, "Content-Language", "es");
+    assert_body(&r, &store->profile[1]);
+    assert_string_not_equal(r.etag, store->profile[0].etag);
+}
+
+static void spanish_item_is_served(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const profile_coll_t *c = &store->coll[PROFILE_COLL_CASE_STUDIES];
+    profile_response_t r = get_lang(p, apr_pstrcat(p, "/case-studies/",
+                                                   c->items[1].id, NULL),
+                                    "es");
+
+    assert_ok_json(&r);
+    assert_body(&r, &c->items[1].body[1]);
+}
+
+static void unacceptable_language_falls_back_to_default(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_response_t r = get_lang(p, "/skills", "de, fr;q=0.5");
+
+    assert_ok_json(&r);
+    assert_int_equal(r.lang, 0);
+    assert_hdr(&r, "Content-Language", "en");
+}
+
+static void empty_query_is_no_parameters(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_response_t r;
+
+    r = get_star(p, "/profile?");
+    assert_ok_json(&r);
+    r = get_star(p, "/profile?&&");
+    assert_ok_json(&r);
+    r = get_star(p, "/skills?&");
+    assert_ok_json(&r);
+    assert_body(&r, &store->coll[PROFILE_COLL_SKILLS].all[0]);
+}
+
+/* ----------------------------------------------------------- OPTIONS */
+
+static void options_anywhere_is_200_with_allow_and_no_body(void **state)
+{
+    static const char *const targets[] = {
+        "/profile", "/skills?q=x", "/experience/no-such-id", "/nope", "/",
+        "", "/skills/", "/skills?x=1&x=2", "/experience/nope?company=%zz"
+    };
+    apr_pool_t *p = POOL(state);
+    size_t i;
+
+    for (i = 0; i < sizeof(targets) / sizeof(targets[0]); i++) {
+        profile_request_t req = request(p, PROFILE_M_OPTIONS, "OPTIONS",
+                                        targets[i]);
+        profile_response_t r = answer_star(p, &req);
+
+        if (r.status != 200) {
+            print_error("OPTIONS %s: %d\n", targets[i], r.status);
+        }
+        assert_int_equal(r.status, 200);
+        assert_hdr(&r, "Allow", ALLOW);
+        assert_null(r.content_type);
+        assert_int_equal(r.len, 0);
+        assert_null(r.etag);
+        assert_false(r.conditional);
+        assert_hdr(&r, "Content-Language", "en");
+        assert_hdr(&r, "Access-Control-Allow-Origin", "*");
+        assert_hdr(&r, "X-Content-Type-Options", "nosniff");
+        assert_vary(&r, "Accept-Language", p);
+        assert_no_hdr(&r, "Access-Control-Allow-Credentials");
+    }
+}
+
+static void options_answers_in_the_chosen_language(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_request_t req = request(p, PROFILE_M_OPTIONS, "OPTIONS",
+                                    "/profile");
+    profile_response_t r;
+
+    req.accept_language = "es";
+    r = answer_star(p, &req);
+    assert_int_equal(r.status, 200);
+    assert_hdr(&r, "Content-Language", "es");
+}
+
+static void preflight_gets_methods_headers_and_max_age(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_request_t req = request(p, PROFILE_M_OPTIONS, "OPTIONS",
+                                    "/experience/no-such-id");
+    profile_response_t r;
+
+    req.origin = "https://app.example";
+    req.acr_method = "GET";
+    r = answer_star(p, &req);
+    assert_int_equal(r.status, 200);
+    assert_hdr(&r, "Allow", ALLOW);
+    assert_hdr(&r, "Access-Control-Allow-Origin", "*");
+    assert_hdr(&r, "Access-Control-Allow-Methods", "GET, HEAD, OPTIONS");
+    assert_hdr(&r, "Access-Control-Allow-Headers",
+               "Accept-Language, If-None-Match, If-Modified-Since");
+    assert_hdr(&r, "Access-Control-Max-Age", "7200");
+    assert_no_hdr(&r, "Access-Control-Allow-Credentials");
+}
+
+static void options_without_request_method_is_not_a_preflight(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_request_t req = request(p, PROFILE_M_OPTIONS, "OPTIONS",
+                                    "/profile");
+    profile_response_t r;
+
+    req.origin = "https://app.example";
+    r = answer_star(p, &req);
+    assert_int_equal(r.status, 200);
+    assert_no_hdr(&r, "Access-Control-Allow-Methods");
+    assert_no_hdr(&r, "Access-Control-Max-Age");
+    assert_hdr(&r, "Access-Control-Expose-Headers", "ETag");
+}
+
+static void options_without_origin_is_not_a_preflight(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_request_t req = request(p, PROFILE_M_OPTIONS, "OPTIONS",
+                                    "/profile");
+    profile_response_t r;
+
+    req.acr_method = "GET";
+    r = answer_star(p, &req);
+    assert_int_equal(r.status, 200);
+    assert_no_hdr(&r, "Access-Control-Allow-Methods");
+}
+
+/* ---------------------------------------------------------- 404, 405 */
+
+static void unknown_paths_are_404(void **state)
+{
+    static const char *const paths[] = {
+        "/skills/", "/Skills", "/skills/x", "/", "", "/experience/",
+        "/experience/a/b", "/profile/x", "/nope", "/case-studies/"
+    };
+    apr_pool_t *p = POOL(state);
+    size_t i;
+
+    for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+        profile_response_t r = get_star(p, paths[i]);
+        json_t *v = assert_problem(&r, 404);
+        assert_string_equal(title_of(v), "Not Found");
+        json_decref(v);
+    }
+}
+
+static void path_outside_the_base_is_404(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_request_t req = get(p, NULL);
+    profile_response_t r;
+    json_t *v;
+
+    req.uri = "/elsewhere";
+    r = answer_star(p, &req);
+    v = assert_problem(&r, 404);
+    json_decref(v);
+}
+
+static void unknown_id_is_404_naming_it(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_response_t r = get_star(p, "/experience/no-such-id");
+    json_t *v = assert_problem(&r, 404);
+
+    assert_has(detail_of(v), "no-such-id");
+    json_decref(v);
+    r = get_star(p, "/case-studies/no-such-study");
+    v = assert_problem(&r, 404);
+    assert_has(detail_of(v), "no-such-study");
+    json_decref(v);
+}
+
+static void ids_are_case_sensitive(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_response_t r = get_star(p, "/experience/Norteverde-platform-lead");
+    json_t *v = assert_problem(&r, 404);
+
+    json_decref(v);
+    r = get_star(p, "/experience/norteverde-platform-lead");
+    assert_ok_json(&r);
+}
+
+static void unknown_path_detail_names_the_path(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_response_t r = get_star(p, "/nope");
+    json_t *v = assert_problem(&r, 404);
+
+    assert_has(detail_of(v), "/nope");
+    json_decref(v);
+}
+
+static void other_method_on_existing_route_is_405(void **state)
+{
+    static const char *const paths[] = {
+        "/profile", "/skills", "/experience", "/experience/no-such-id",
+        "/case-studies/billing-api-apache-module", "/metrics"
+    };
+    apr_pool_t *p = POOL(state);
+    size_t i;
+
+    for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+        profile_request_t req = request(p, PROFILE_M_OTHER, "DELETE",
+                                        paths[i]);
+        profile_response_t r = answer_star(p, &req);
+        json_t *v = assert_problem(&r, 405);
+
+        assert_hdr(&r, "Allow", ALLOW);
+        assert_string_equal(title_of(v), "Method Not Allowed");
+        assert_has(detail_of(v), "DELETE");
+        json_decref(v);
+    }
+}
+
+static void other_method_on_unknown_path_is_404(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_request_t req = request(p, PROFILE_M_OTHER, "POST", "/nope");
+    profile_response_t r = answer_star(p, &req);
+    json_t *v = assert_problem(&r, 404);
+
+    json_decref(v);
+}
+
+/* ------------------------------------------------------ check order */
+
+static void path_is_checked_before_method(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_request_t req = request(p, PROFILE_M_OTHER, "PUT",
+                                    "/skills/x?bad=1");
+    profile_response_t r = answer_star(p, &req);
+
+    assert_int_equal(r.status, 404);
+}
+
+static void method_is_checked_before_query(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_request_t req = request(p, PROFILE_M_OTHER, "PUT",
+                                    "/skills?x=1&q=");
+    profile_response_t r = answer_star(p, &req);
+
+    assert_int_equal(r.status, 405);
+}
+
+static void method_is_checked_before_id(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_request_t req = request(p, PROFILE_M_OTHER, "PATCH",
+                                    "/case-studies/no-such-id?x=1");
+    profile_response_t r = answer_star(p, &req);
+
+    assert_int_equal(r.status, 405);
+}
+
+static void query_is_checked_before_id(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_response_t r = get_star(p, "/experience/no-such-id?x=1");
+    json_t *v = assert_problem(&r, 400);
+
+    json_decref(v);
+    /* An item route takes no parameters, not even its collection's. */
+    r = get_star(p, "/experience/no-such-id?company=x");
+    v = assert_problem(&r, 400);
+    assert_string_equal(param_name(v, 0), "company");
+    json_decref(v);
+    r = get_star(p, "/experience/no-such-id");
+    v = assert_problem(&r, 404);
+    json_decref(v);
+}
+
+/* --------------------------------------------------------------- 400 */
+
+static void unknown_parameter_is_400_with_invalid_params(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_response_t r = get_star(p, "/skills?x=1");
+    json_t *v = assert_problem(&r, 400);
+    json_t *ip = invalid_params(v);
+
+    assert_string_equal(title_of(v), "Bad Request");
+    assert_int_equal(json_array_size(ip), 1);
+    assert_string_equal(param_name(v, 0), "x");
+    assert_true(json_is_string(json_object_get(json_array_get(ip, 0),
+                                               "reason")));
+    assert_true(strlen(json_string_value(json_object_get(
+                    json_array_get(ip, 0), "reason"))) > 0);
+    assert_has(detail_of(v), "x");
+    json_decref(v);
+}
+
+static void parameter_on_route_without_parameters_is_400(void **state)
+{
+    static const char *const targets[] = {
+        "/profile?q=a", "/education?q=a", "/contact?x", "/metrics?company=a",
+        "/case-studies/billing-api-apache-module?organization=a"
+    };
+    apr_pool_t *p = POOL(state);
+    size_t i;
+
+    for (i = 0; i < sizeof(targets) / sizeof(targets[0]); i++) {
+        profile_response_t r = get_star(p, targets[i]);
+        json_t *v = assert_problem(&r, 400);
+        assert_int_equal(json_array_size(invalid_params(v)), 1);
+        json_decref(v);
+    }
+}
+
+static void each_bad_value_is_400_naming_the_parameter(void **state)
+{
+    static const char *const targets[] = {
+        "/skills?q=", "/skills?q", "/skills?q=+%09+", "/skills?q=a&q=a",
+        "/experience?company=%01", "/experience?company=%zz",
+        "/case-studies?organization=%C3%28",
+        "/case-studies?organization=%ED%A0%80"
+    };
+    static const char *const names[] = {
+        "q", "q", "q", "q", "company", "company", "organization",
+        "organization"
+    };
+    apr_pool_t *p = POOL(state);
+    size_t i;
+
+    for (i = 0; i < sizeof(targets) / sizeof(targets[0]); i++) {
+        profile_response_t r = get_star(p, targets[i]);
+        json_t *v = assert_problem(&r, 400);
+        assert_int_equal(json_array_size(invalid_params(v)), 1);
+        assert_string_equal(param_name(v, 0), names[i]);
+        json_decref(v);
+    }
+}
+
+static void too_long_value_is_400(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    char v101[102];
+    profile_response_t r;
+    json_t *v;
+
+    memset(v101, 'a', 101);
+    v101[101] = '\0';
+    r = get_star(p, apr_pstrcat(p, "/skills?q=", v101, NULL));
+    v = assert_problem(&r, 400);
+    json_decref(v);
+    r = get_star(p, apr_pstrcat(p, "/skills?q=", v101 + 1, NULL));
+    assert_ok_json(&r);
+    assert_mem_str(r.body, r.len, "[]");
+}
+
+static void several_bad_parameters_are_each_listed_once(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_response_t r = get_star(p, "/skills?x=1&y=2&x=3");
+    json_t *v = assert_problem(&r, 400);
+
+    assert_int_equal(json_array_size(invalid_params(v)), 2);
+    assert_string_equal(param_name(v, 0), "x");
+    assert_string_equal(param_name(v, 1), "y");
+    json_decref(v);
+}
+
+static void undecodable_names_give_a_valid_problem(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_response_t r = get_star(p, "/skills?%FF%01=1&a%0Ab=2");
+    json_t *v = assert_problem(&r, 400);
+
+    assert_int_equal(json_array_size(invalid_params(v)), 2);
+    assert_non_null(param_name(v, 0));
+    assert_non_null(param_name(v, 1));
+    json_decref(v);
+}
+
+static void undecodable_id_gives_a_valid_problem(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_response_t r = get_star(p, "/experience/\xFF\x01x");
+    json_t *v = assert_problem(&r, 404);
+
+    json_decref(v);
+}
+
+static void undecodable_method_gives_a_valid_problem(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_request_t req = request(p, PROFILE_M_OTHER, "X\xFF\x01",
+                                    "/profile");
+    profile_response_t r = answer_star(p, &req);
+    json_t *v = assert_problem(&r, 405);
+
+    json_decref(v);
+}
+
+/* ---------------------------------------------------- problem bodies */
+
+static void problem_titles_are_spanish_for_es(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_request_t req;
+    profile_response_t r, en;
+    json_t *v, *ve;
+
+    r = get_lang(p, "/skills?x=1", "es");
+    en = get_lang(p, "/skills?x=1", "en");
+    v = assert_problem(&r, 400);
+    ve = assert_problem(&en, 400);
+    assert_hdr(&r, "Content-Language", "es");
+    assert_string_equal(title_of(v), "Solicitud incorrecta");
+    assert_string_not_equal(detail_of(v), detail_of(ve));
+    assert_string_not_equal(
+        json_string_value(json_object_get(json_array_get(
+            invalid_params(v), 0), "reason")),
+        json_string_value(json_object_get(json_array_get(
+            invalid_params(ve), 0), "reason")));
+    json_decref(v);
+    json_decref(ve);
+
+    r = get_lang(p, "/nope", "es-ES");
+    v = assert_problem(&r, 404);
+    assert_string_equal(title_of(v), "No encontrado");
+    json_decref(v);
+
+    req = request(p, PROFILE_M_OTHER, "POST", "/skills");
+    req.accept_language = "es";
+    r = answer_star(p, &req);
+    v = assert_problem(&r, 405);
+    assert_string_equal(title_of(v), "M\xC3\xA9todo no permitido");
+    assert_hdr(&r, "Content-Language", "es");
+    json_decref(v);
+}
+
+static void problem_is_application_json_by_default(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_response_t r = get_star(p, "/nope");
+
+    assert_string_equal(r.content_type, JSON);
+}
+
+static profile_response_t get_accept(apr_pool_t *p, const char *target,
+                                     const char *accept)
+{
+    profile_request_t req = get(p, target);
+
+    req.accept = accept;
+    return answer_star(p, &req);
+}
+
+static void accept_naming_problem_json_selects_it(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_response_t r;
+
+    r = get_accept(p, "/nope", "application/problem+json");
+    assert_string_equal(r.content_type, PROBLEM);
+    r = get_accept(p, "/skills?x=1",
+                   "application/json, application/problem+json;q=0.5");
+    assert_int_equal(r.status, 400);
+    assert_string_equal(r.content_type, PROBLEM);
+    r = get_accept(p, "/nope", "Application/Problem+JSON");
+    assert_string_equal(r.content_type, PROBLEM);
+    r = get_accept(p, "/nope", "text/html, application/problem+json;q=0.001");
+    assert_string_equal(r.content_type, PROBLEM);
+    r = get_accept(p, "/nope", "application/problem+json;charset=utf-8");
+    assert_string_equal(r.content_type, PROBLEM);
+}
+
+static void accept_problem_json_with_q0_keeps_application_json(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_response_t r;
+
+    r = get_accept(p, "/nope", "application/problem+json;q=0");
+    assert_string_equal(r.content_type, JSON);
+    r = get_accept(p, "/nope", "application/problem+json;q=0.000, */*");
+    assert_string_equal(r.content_type, JSON);
+    r = get_accept(p, "/nope", "*/*");
+    assert_string_equal(r.content_type, JSON);
+    r = get_accept(p, "/nope", "application/*");
+    assert_string_equal(r.content_type, JSON);
+    r = get_accept(p, "/nope", "");
+    assert_string_equal(r.content_type, JSON);
+}
+
+static void accept_does_not_change_a_200(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_response_t r = get_accept(p, "/profile",
+                                      "application/problem+json");
+
+    assert_ok_json(&r);
+    assert_no_vary(&r, "Accept", p);
+}
+
+static void errors_vary_on_accept_and_language(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_request_t req = request(p, PROFILE_M_OTHER, "POST", "/skills");
+    profile_response_t rs[3];
+    int i;
+
+    rs[0] = get_star(p, "/nope");
+    rs[1] = get_star(p, "/skills?x=1");
+    rs[2] = answer_star(p, &req);
+    for (i = 0; i < 3; i++) {
+        assert_vary(&rs[i], "Accept", p);
+        assert_vary(&rs[i], "Accept-Language", p);
+        assert_hdr(&rs[i], "Cache-Control", "no-store");
+        assert_hdr(&rs[i], "X-Content-Type-Options", "nosniff");
+        assert_hdr(&rs[i], "Access-Control-Allow-Origin", "*");
+        assert_hdr(&rs[i], "Access-Control-Expose-Headers", "ETag");
+        assert_hdr(&rs[i], "Content-Language", "en");
+        assert_no_vary(&rs[i], "Origin", p);
+    }
+}
+
+static void allow_is_only_on_405_and_options(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_response_t r;
+
+    r = get_star(p, "/nope");
+    assert_no_hdr(&r, "Allow");
+    r = get_star(p, "/skills?x=1");
+    assert_no_hdr(&r, "Allow");
+}
+
+static void precondition_failure_keeps_the_language(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_site_t s = site_star();
+    profile_request_t req = get(p, "/profile");
+    profile_response_t r;
+    json_t *v;
+
+    req.accept_language = "es";
+    r = answer(p, &s, &req);
+    assert_ok_json(&r);
+    profile_api_error(&r, &s, &req, 412, p);
+    v = assert_problem(&r, 412);
+    assert_int_equal(r.lang, 1);
+    assert_hdr(&r, "Content-Language", "es");
+    assert_string_equal(r.content_type, JSON);
+    json_decref(v);
+}
+
+/* -------------------------------------------------------------- CORS */
+
+static profile_response_t list_get(apr_pool_t *p, const char *target,
+                                   const char *origin)
+{
+    profile_site_t s = site_list(p);
+    profile_request_t req = get(p, target);
+
+    req.origin = origin;
+    return answer(p, &s, &req);
+}
+
+static void listed_origin_is_echoed(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_response_t r = list_get(p, "/profile", "https://b.example");
+
+    assert_ok_json(&r);
+    assert_hdr(&r, "Access-Control-Allow-Origin", "https://b.example");
+    assert_hdr(&r, "Access-Control-Expose-Headers", "ETag");
+    assert_string_equal(vary_tokens(&r, p), "|accept-language|origin|");
+    assert_no_hdr(&r, "Access-Control-Allow-Credentials");
+}
+
+static void unlisted_origin_is_not_echoed(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_response_t r = list_get(p, "/profile", "https://c.example");
+
+    assert_ok_json(&r);
+    assert_no_hdr(&r, "Access-Control-Allow-Origin");
+    assert_string_equal(vary_tokens(&r, p), "|accept-language|origin|");
+    /* a prefix or a different scheme is another origin */
+    r = list_get(p, "/profile", "https://a.example.evil");
+    assert_no_hdr(&r, "Access-Control-Allow-Origin");
+    r = list_get(p, "/profile", "http://a.example");
+    assert_no_hdr(&r, "Access-Control-Allow-Origin");
+}
+
+static void list_mode_without_origin_varies_on_origin(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_response_t r = list_get(p, "/profile", NULL);
+
+    assert_ok_json(&r);
+    assert_no_hdr(&r, "Access-Control-Allow-Origin");
+    assert_string_equal(vary_tokens(&r, p), "|accept-language|origin|");
+}
+
+static void list_mode_errors_carry_cors_and_vary(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_response_t r = list_get(p, "/experience/no-such-id",
+                                    "https://a.example");
+    json_t *v = assert_problem(&r, 404);
+
+    assert_hdr(&r, "Access-Control-Allow-Origin", "https://a.example");
+    assert_vary(&r, "Origin", p);
+    assert_vary(&r, "Accept-Language", p);
+    assert_vary(&r, "Accept", p);
+    json_decref(v);
+}
+
+static void list_mode_preflight(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_site_t s = site_list(p);
+    profile_request_t req = request(p, PROFILE_M_OPTIONS, "OPTIONS",
+                                    "/skills");
+    profile_response_t r;
+
+    req.origin = "https://a.example";
+    req.acr_method = "GET";
+    r = answer(p, &s, &req);
+    assert_int_equal(r.status, 200);
+    assert_hdr(&r, "Access-Control-Allow-Origin", "https://a.example");
+    assert_hdr(&r, "Access-Control-Allow-Methods", "GET, HEAD, OPTIONS");
+    assert_hdr(&r, "Access-Control-Max-Age", "7200");
+    assert_vary(&r, "Origin", p);
+
+    req.origin = "https://c.example";
+    r = answer(p, &s, &req);
+    assert_int_equal(r.status, 200);
+    assert_no_hdr(&r, "Access-Control-Allow-Origin");
+    assert_vary(&r, "Origin", p);
+}
+
+static void star_mode_ignores_origin(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_request_t req = get(p, "/profile");
+    profile_response_t r;
+
+    req.origin = "https://anything.example";
+    r = answer_star(p, &req);
+    assert_hdr(&r, "Access-Control-Allow-Origin", "*");
+    assert_no_vary(&r, "Origin", p);
+}
+
+/* ----------------------------------------------------------- filters */
+
+enum { EN = 0, ES = 1 };
+
+static void company_strasse_finds_hafenstrasse(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    static const int hafen[] = {1};
+    const char *want = joined(p, PROFILE_COLL_EXPERIENCE, EN, hafen, 1);
+    profile_response_t r;
+
+    assert_has(want, "Hafenstra\xC3\x9F" "e");
+    r = get_star(p, "/experience?company=STRASSE");
+    assert_filtered(p, &r, want);
+    assert_string_not_equal(r.etag,
+                            store->coll[PROFILE_COLL_EXPERIENCE].all[0].etag);
+    r = get_star(p, "/experience?company=hafenstra%C3%9Fe");
+    assert_filtered(p, &r, want);
+    r = get_star(p, "/experience?company=+%20STRASSE%09");
+    assert_filtered(p, &r, want);
+}
+
+static void organization_matches_case_insensitively(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    static const int cierzo[] = {2};
+    const char *want = joined(p, PROFILE_COLL_CASE_STUDIES, EN, cierzo, 1);
+    profile_response_t r;
+
+    r = get_star(p, "/case-studies?organization=cierzo");
+    assert_filtered(p, &r, want);
+    r = get_star(p, "/case-studies?organization=INGENIER%C3%8DA");
+    assert_filtered(p, &r, want);
+    r = get_star(p, "/case-studies?organization=Ingenier%C3%ADa+Cierzo");
+    assert_filtered(p, &r, want);
+}
+
+static void organization_matches_decomposed_value(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    static const int cierzo[] = {2};
+    profile_response_t r = get_star(p,
+        "/case-studies?organization=Ingenieri%CC%81a");
+
+    assert_filtered(p, &r, joined(p, PROFILE_COLL_CASE_STUDIES, EN, cierzo,
+                                  1));
+}
+
+static void accents_are_significant_in_filters(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_response_t r = get_star(p, "/case-studies?organization=ingenieria");
+
+    assert_filtered(p, &r, "[]");
+}
+
+static void q_matching_a_skill_returns_the_whole_group(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    static const int platform[] = {0};
+    profile_response_t r = get_star(p, "/skills?q=kubernetes");
+
+    assert_filtered(p, &r, joined(p, PROFILE_COLL_SKILLS, EN, platform, 1));
+    /* the whole group: all six skills, not only the match */
+    assert_has(r.body, "Terraform");
+}
+
+static void q_matching_a_title_returns_the_group(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    static const int leadership[] = {4};
+    profile_response_t r = get_star(p, "/skills?q=LEADER");
+
+    assert_filtered(p, &r, joined(p, PROFILE_COLL_SKILLS, EN, leadership, 1));
+}
+
+static void q_matching_several_groups_keeps_data_order(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    static const int design[] = {1, 2};
+    profile_response_t r = get_star(p, "/skills?q=design");
+
+    assert_filtered(p, &r, joined(p, PROFILE_COLL_SKILLS, EN, design, 2));
+}
+
+static void q_does_not_search_the_summary(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    /* "feedback" only occurs in a group's summary. */
+    profile_response_t r = get_star(p, "/skills?q=feedback");
+
+    assert_filtered(p, &r, "[]");
+}
+
+static void company_does_not_search_other_fields(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    /* "Hamburg" is in a context, "Kubernetes" in highlights. */
+    profile_response_t r = get_star(p, "/experience?company=Hamburg");
+
+    assert_filtered(p, &r, "[]");
+    r = get_star(p, "/experience?company=kubernetes");
+    assert_filtered(p, &r, "[]");
+}
+
+static void filters_use_the_chosen_language(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    static const int delivery[] = {3};
+    profile_response_t r;
+
+    r = get_lang(p, "/skills?q=pruebas", "es");
+    assert_filtered(p, &r, joined(p, PROFILE_COLL_SKILLS, ES, delivery, 1));
+    assert_hdr(&r, "Content-Language", "es");
+    r = get_lang(p, "/skills?q=pruebas", "en");
+    assert_filtered(p, &r, "[]");
+    r = get_lang(p, "/skills?q=testing", "es");
+    assert_filtered(p, &r, "[]");
+    r = get_lang(p, "/skills?q=testing", "en");
+    assert_filtered(p, &r, joined(p, PROFILE_COLL_SKILLS, EN, delivery, 1));
+}
+
+static void filtered_body_is_in_the_chosen_language(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    static const int mareta[] = {3};
+    profile_response_t r = get_lang(p, "/experience?company=mareta", "es");
+
+    assert_filtered(p, &r, joined(p, PROFILE_COLL_EXPERIENCE, ES, mareta, 1));
+}
+
+static void no_match_is_an_empty_array_with_its_own_etag(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_response_t r = get_star(p, "/metrics");
+    const char *etag_all = r.etag;
+
+    r = get_star(p, "/experience?company=zzz-no-such-company");
+    assert_ok_json(&r);
+    assert_int_equal(r.len, 2);
+    assert_memory_equal(r.body, "[]", 2);
+    assert_string_equal(r.etag, profile_etag("[]", 2, p));
+    assert_string_not_equal(r.etag, etag_all);
+    assert_hdr(&r, "Content-Language", "en");
+    assert_string_equal(vary_tokens(&r, p), "|accept-language|");
+}
+
+static void filter_matching_everything_equals_the_collection(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    /* Every company name holds an "e": same bytes, so the same ETag. */
+    profile_response_t r = get_star(p, "/experience?company=e");
+
+    assert_body(&r, &store->coll[PROFILE_COLL_EXPERIENCE].all[0]);
+}
+
+static void empty_filter_value_is_400_not_everything(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_response_t r = get_star(p, "/experience?company=++");
+    json_t *v = assert_problem(&r, 400);
+
+    json_decref(v);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        UNIT_TEST(get_of_each_route_serves_its_stored_body),
+        UNIT_TEST(get_of_each_experience_id_serves_the_record),
+        UNIT_TEST(get_of_each_case_study_id_serves_the_record),
+        UNIT_TEST(get_carries_the_contract_header_fields),
+        UNIT_TEST(max_age_comes_from_the_site),
+        UNIT_TEST(head_gets_the_same_answer_as_get),
+        UNIT_TEST(spanish_is_served_for_es_mx),
+        UNIT_TEST(spanish_item_is_served),
+        UNIT_TEST(unacceptable_language_falls_back_to_default),
+        UNIT_TEST(empty_query_is_no_parameters),
+        UNIT_TEST(options_anywhere_is_200_with_allow_and_no_body),
+        UNIT_TEST(options_answers_in_the_chosen_language),
+        UNIT_TEST(preflight_gets_methods_headers_and_max_age),
+        UNIT_TEST(options_without_request_method_is_not_a_preflight),
+        UNIT_TEST(options_without_origin_is_not_a_preflight),
+        UNIT_TEST(unknown_paths_are_404),
+        UNIT_TEST(path_outside_the_base_is_404),
+        UNIT_TEST(unknown_id_is_404_naming_it),
+        UNIT_TEST(ids_are_case_sensitive),
+        UNIT_TEST(unknown_path_detail_names_the_path),
+        UNIT_TEST(other_method_on_existing_route_is_405),
+        UNIT_TEST(other_method_on_unknown_path_is_404),
+        UNIT_TEST(path_is_checked_before_method),
+        UNIT_TEST(method_is_checked_before_query),
+        UNIT_TEST(method_is_checked_before_id),
+        UNIT_TEST(query_is_checked_before_id),
+        UNIT_TEST(unknown_parameter_is_400_with_invalid_params),
+        UNIT_TEST(parameter_on_route_without_parameters_is_400),
+        UNIT_TEST(each_bad_value_is_400_naming_the_parameter),
+        UNIT_TEST(too_long_value_is_400),
+        UNIT_TEST(several_bad_parameters_are_each_listed_once),
+        UNIT_TEST(undecodable_names_give_a_valid_problem),
+        UNIT_TEST(undecodable_id_gives_a_valid_problem),
+        UNIT_TEST(undecodable_method_gives_a_valid_problem),
+        UNIT_TEST(problem_titles_are_spanish_for_es),
+        UNIT_TEST(problem_is_application_json_by_default),
+        UNIT_TEST(accept_naming_problem_json_selects_it),
+        UNIT_TEST(accept_problem_json_with_q0_keeps_application_json),
+        UNIT_TEST(accept_does_not_change_a_200),
+        UNIT_TEST(errors_vary_on_accept_and_language),
+        UNIT_TEST(allow_is_only_on_405_and_options),
+        UNIT_TEST(precondition_failure_keeps_the_language),
+        UNIT_TEST(listed_origin_is_echoed),
+        UNIT_TEST(unlisted_origin_is_not_echoed),
+        UNIT_TEST(list_mode_without_origin_varies_on_origin),
+        UNIT_TEST(list_mode_errors_carry_cors_and_vary),
+        UNIT_TEST(list_mode_preflight),
+        UNIT_TEST(star_mode_ignores_origin),
+        UNIT_TEST(company_strasse_finds_hafenstrasse),
+        UNIT_TEST(organization_matches_case_insensitively),
+        UNIT_TEST(organization_matches_decomposed_value),
+        UNIT_TEST(accents_are_significant_in_filters),
+        UNIT_TEST(q_matching_a_skill_returns_the_whole_group),
+        UNIT_TEST(q_matching_a_title_returns_the_group),
+        UNIT_TEST(q_matching_several_groups_keeps_data_order),
+        UNIT_TEST(q_does_not_search_the_summary),
+        UNIT_TEST(company_does_not_search_other_fields),
+        UNIT_TEST(filters_use_the_chosen_language),
+        UNIT_TEST(filtered_body_is_in_the_chosen_language),
+        UNIT_TEST(no_match_is_an_empty_array_with_its_own_etag),
+        UNIT_TEST(filter_matching_everything_equals_the_collection),
+        UNIT_TEST(empty_filter_value_is_400_not_everything),
+    };
+
+    return cmocka_run_group_tests(tests, group_setup, unit_group_teardown);
+}

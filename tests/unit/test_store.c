@@ -1,0 +1,1388 @@
+/*
+ * test_store.c -- loading the data file (CONTRACT §9), rendering
+ * (CONTRACT §2) and ETags (CONTRACT §5).
+ *
+ * Most refusals are checked with profile_store_parse on small documents
+ * derived from MIN below by one textual edit; profile_store_load is used
+ * for the sample and for the file cases (tests/unit/data/).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <apr_file_info.h>
+#include <apr_file_io.h>
+#include <jansson.h>
+
+#include "unit.h"
+#include "profile_store.h"
+
+#define DOC_NAME "mem.json"
+
+/* A minimal valid document: plain strings and per-language objects, an
+ * empty institutionUrl, an empty list, three experience records. */
+static const char MIN[] =
+    "{\n"
+    "  \"languages\": [\"en\", \"es\"],\n"
+    "  \"profile\": {\"name\": \"Ana Ruiz\",\n"
+    "    \"headline\": {\"en\": \"Engineer\", \"es\": \"Ingeniera\"},\n"
+    "    \"summary\": \"Builds things.\"},\n"
+    "  \"skills\": [{\"title\": {\"en\": \"Testing\", \"es\": \"Pruebas\"},\n"
+    "    \"summary\": \"Sum\",\n"
+    "    \"skills\": [\"C\", {\"en\": \"Code review\", \"es\": \"Revisi\xC3\xB3n\"}]}],\n"
+    "  \"experience\": [\n"
+    "    {\"id\": \"e0\", \"role\": \"R0\", \"company\": \"C0\",\n"
+    "     \"companyUrl\": \"https://c0.example\", \"context\": \"X0\",\n"
+    "     \"period\": {\"en\": \"P0\", \"es\": \"P0es\"}, \"highlights\": [\"H0\"]},\n"
+    "    {\"id\": \"e1\", \"role\": \"R1\", \"company\": \"C1\",\n"
+    "     \"companyUrl\": \"https://c1.example\", \"context\": \"X1\",\n"
+    "     \"period\": {\"en\": \"P1\", \"es\": \"P1es\"}, \"highlights\": []},\n"
+    "    {\"id\": \"e2\", \"role\": \"R2\", \"company\": \"C2\",\n"
+    "     \"companyUrl\": \"https://c2.example\", \"context\": \"X2\",\n"
+    "     \"period\": {\"en\": \"P2\", \"es\": \"P2es\"},\n"
+    "     \"highlights\": [{\"en\": \"H2\", \"es\": \"H2es\"}]}],\n"
+    "  \"education\": [{\"degree\": \"D\",\n"
+    "    \"credential\": {\"en\": \"BSc\", \"es\": \"Grado\"},\n"
+    "    \"institution\": \"U\", \"institutionUrl\": \"\"}],\n"
+    "  \"contact\": {\n"
+    "    \"contacts\": [{\"kind\": \"email\",\n"
+    "      \"label\": {\"en\": \"Email\", \"es\": \"Correo\"},\n"
+    "      \"text\": \"a@example.com\", \"url\": \"mailto:a@example.com\"}],\n"
+    "    \"links\": [{\"kind\": \"github\", \"text\": \"GitHub\",\n"
+    "      \"url\": \"https://github.com/a\"}]},\n"
+    "  \"caseStudies\": [{\"id\": \"cs0\", \"title\": \"T\", \"mobileTitle\": \"M\",\n"
+    "    \"summary\": \"S\", \"organization\": \"O\", \"context\": \"C\",\n"
+    "    \"problem\": \"P\", \"intervention\": \"I\", \"result\": \"R\",\n"
+    "    \"resultItems\": [\"RI\"]}],\n"
+    "  \"metrics\": [{\"id\": \"m0\", \"value\": \"99%\",\n"
+    "    \"label\": {\"en\": \"L\", \"es\": \"Le\"}, \"summary\": \"S\"}]\n"
+    "}\n";
+
+/* ------------------------------------------------------------ helpers */
+
+/* MIN with the single occurrence of `from` replaced by `to`. */
+static const char *edit(apr_pool_t *p, const char *doc, const char *from,
+                        const char *to)
+{
+    const char *at = strstr(doc, from);
+
+    if (at == NULL || strstr(at + 1, from) != NULL) {
+        print_error("edit: \"%s\" must occur exactly once\n", from);
+    }
+    assert_non_null(at);
+    assert_null(strstr(at + 1, from));
+    return apr_pstrcat(p, apr_pstrmemdup(p, doc, (apr_size_t)(at - doc)),
+                       to, at + strlen(from), NULL);
+}
+
+static const char *min_edit(apr_pool_t *p, const char *from, const char *to)
+{
+    return edit(p, MIN, from, to);
+}
+
+static profile_store_t *parse_ok(apr_pool_t *p, const char *doc)
+{
+    profile_store_t *st = NULL;
+    const char *err = NULL;
+    apr_status_t rv = profile_store_parse(&st, &err, doc, strlen(doc),
+                                          DOC_NAME, 0, p);
+
+    if (rv != APR_SUCCESS) {
+        print_error("refused: %s\n", err ? err : "(no message)");
+    }
+    assert_int_equal(rv, APR_SUCCESS);
+    assert_non_null(st);
+    return st;
+}
+
+/* Parses `doc`, expecting a refusal; returns the message, which must be
+ * one line naming the document. */
+static const char *parse_bad(apr_pool_t *p, const char *doc)
+{
+    profile_store_t *st = NULL;
+    const char *err = NULL;
+    apr_status_t rv = profile_store_parse(&st, &err, doc, strlen(doc),
+                                          DOC_NAME, 0, p);
+
+    if (rv == APR_SUCCESS) {
+        print_error("accepted:\n%s\n", doc);
+    }
+    assert_int_not_equal(rv, APR_SUCCESS);
+    assert_non_null(err);
+    assert_has(err, DOC_NAME);
+    assert_null(strchr(err, '\n'));
+    return err;
+}
+
+/* The message names the JSON path (exactly: the path is followed by
+ * ":", so "$.a[1]" does not pass for "$.a[10]"). */
+#define assert_names_path(err, path) assert_has(err, path ":")
+
+static profile_store_t *load_ok(apr_pool_t *p, const char *path)
+{
+    profile_store_t *st = NULL;
+    const char *err = NULL;
+    apr_status_t rv = profile_store_load(&st, &err, path, p);
+
+    if (rv != APR_SUCCESS) {
+        print_error("refused: %s\n", err ? err : "(no message)");
+    }
+    assert_int_equal(rv, APR_SUCCESS);
+    assert_non_null(st);
+    return st;
+}
+
+static const char *load_bad(apr_pool_t *p, const char *path)
+{
+    profile_store_t *st = NULL;
+    const char *err = NULL;
+    apr_status_t rv = profile_store_load(&st, &err, path, p);
+
+    assert_int_not_equal(rv, APR_SUCCESS);
+    assert_non_null(err);
+    assert_has(err, path);
+    assert_null(strchr(err, '\n'));
+    return err;
+}
+
+static const char *slurp(apr_pool_t *p, const char *path)
+{
+    apr_file_t *f;
+    apr_finfo_t fi;
+    apr_size_t got = 0;
+    char *buf;
+
+    assert_int_equal(apr_file_open(&f, path, APR_FOPEN_READ, APR_OS_DEFAULT,
+                                   p), APR_SUCCESS);
+    assert_int_equal(apr_file_info_get(&fi, APR_FINFO_SIZE, f), APR_SUCCESS);
+    buf = apr_palloc(p, (apr_size_t)fi.size + 1);
+    assert_int_equal(apr_file_read_full(f, buf, (apr_size_t)fi.size, &got),
+                     APR_SUCCESS);
+    buf[got] = '\0';
+    apr_file_close(f);
+    return buf;
+}
+
+/* Checks that "FILE:LINE:COL:" starts `err`, with the given line. */
+static void assert_line_col(const char *err, const char *file, int line)
+{
+    const char *s = err;
+    char *end;
+    long n;
+
+    if (strncmp(s, file, strlen(file)) != 0 || s[strlen(file)] != ':') {
+        print_error("\"%s\" does not start with \"%s:\"\n", err, file);
+        fail();
+    }
+    s += strlen(file) + 1;
+    n = strtol(s, &end, 10);
+    if (end == s || *end != ':' || n != line) {
+        print_error("\"%s\": want line %d\n", err, line);
+        fail();
+    }
+    s = end + 1;
+    n = strtol(s, &end, 10);
+    if (end == s || *end != ':' || n < 0) {
+        print_error("\"%s\": no column\n", err);
+        fail();
+    }
+}
+
+/* -------------------------------------------------- the spec's tables */
+
+typedef struct spec_field {
+    const char *name;
+    char type;                      /* s string, a [string], A [object] */
+    const struct spec_field *sub;
+} spec_field_t;
+
+static const spec_field_t PROFILE_F[] = {
+    {"name", 's', NULL}, {"headline", 's', NULL}, {"summary", 's', NULL},
+    {NULL, 0, NULL}
+};
+static const spec_field_t SKILL_F[] = {
+    {"title", 's', NULL}, {"summary", 's', NULL}, {"skills", 'a', NULL},
+    {NULL, 0, NULL}
+};
+static const spec_field_t EXPERIENCE_F[] = {
+    {"id", 's', NULL}, {"role", 's', NULL}, {"company", 's', NULL},
+    {"companyUrl", 's', NULL}, {"context", 's', NULL},
+    {"period", 's', NULL}, {"highlights", 'a', NULL}, {NULL, 0, NULL}
+};
+static const spec_field_t EDUCATION_F[] = {
+    {"degree", 's', NULL}, {"credential", 's', NULL},
+    {"institution", 's', NULL}, {"institutionUrl", 's', NULL},
+    {NULL, 0, NULL}
+};
+static const spec_field_t CONTACT_ENTRY_F[] = {
+    {"kind", 's', NULL}, {"label", 's', NULL}, {"text", 's', NULL},
+    {"url", 's', NULL}, {NULL, 0, NULL}
+};
+static const spec_field_t LINK_F[] = {
+    {"kind", 's', NULL}, {"text", 's', NULL}, {"url", 's', NULL},
+    {NULL, 0, NULL}
+};
+static const spec_field_t CONTACT_F[] = {
+    {"contacts", 'A', CONTACT_ENTRY_F}, {"links", 'A', LINK_F},
+    {NULL, 0, NULL}
+};
+static const spec_field_t CASE_STUDY_F[] = {
+    {"id", 's', NULL}, {"title", 's', NULL}, {"mobileTitle", 's', NULL},
+    {"summary", 's', NULL}, {"organization", 's', NULL},
+    {"context", 's', NULL}, {"problem", 's', NULL},
+    {"intervention", 's', NULL}, {"result", 's', NULL},
+    {"resultItems", 'a', NULL}, {NULL, 0, NULL}
+};
+static const spec_field_t METRIC_F[] = {
+    {"id", 's', NULL}, {"value", 's', NULL}, {"label", 's', NULL},
+    {"summary", 's', NULL}, {NULL, 0, NULL}
+};
+
+static const struct {
+    const char *key;                /* in the data file */
+    const spec_field_t *fields;
+} COLLS[PROFILE_COLL_COUNT] = {
+    {"skills", SKILL_F},
+    {"experience", EXPERIENCE_F},
+    {"education", EDUCATION_F},
+    {"caseStudies", CASE_STUDY_F},
+    {"metrics", METRIC_F}
+};
+
+/* Asserts that `v` is an object with exactly `fields`, in that order and
+ * of those types. */
+static void check_shape(json_t *v, const spec_field_t *fields)
+{
+    const char *key;
+    json_t *member;
+    const spec_field_t *f = fields;
+
+    assert_true(json_is_object(v));
+    json_object_foreach(v, key, member) {
+        size_t i;
+        json_t *el;
+
+        if (f->name == NULL || strcmp(key, f->name) != 0) {
+            print_error("key \"%s\" where \"%s\" was expected\n", key,
+                        f->name ? f->name : "(end)");
+            fail();
+        }
+        switch (f->type) {
+        case 's':
+            assert_true(json_is_string(member));
+            break;
+        case 'a':
+            assert_true(json_is_array(member));
+            json_array_foreach(member, i, el) {
+                assert_true(json_is_string(el));
+            }
+            break;
+        case 'A':
+            assert_true(json_is_array(member));
+            json_array_foreach(member, i, el) {
+                check_shape(el, f->sub);
+            }
+            break;
+        }
+        f++;
+    }
+    if (f->name != NULL) {
+        print_error("missing key \"%s\"\n", f->name);
+        fail();
+    }
+}
+
+/* Asserts that body is compact: no white space outside strings. */
+static void check_compact(const char *s, apr_size_t len)
+{
+    apr_size_t i;
+    int in_str = 0, esc = 0;
+
+    for (i = 0; i < len; i++) {
+        char c = s[i];
+        if (in_str) {
+            if (esc) {
+                esc = 0;
+            }
+            else if (c == '\\') {
+                esc = 1;
+            }
+            else if (c == '"') {
+                in_str = 0;
+            }
+        }
+        else if (c == '"') {
+            in_str = 1;
+        }
+        else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            print_error("white space at %lu in %.*s\n", (unsigned long)i,
+                        (int)len, s);
+            fail();
+        }
+    }
+}
+
+static json_t *parse_body(const profile_body_t *b)
+{
+    json_error_t jerr;
+    json_t *v;
+
+    assert_non_null(b->data);
+    assert_int_equal(strlen(b->data), b->len);
+    v = json_loadb(b->data, b->len, JSON_REJECT_DUPLICATES, &jerr);
+    if (v == NULL) {
+        print_error("body is not JSON (%s): %.*s\n", jerr.text, (int)b->len,
+                    b->data);
+    }
+    assert_non_null(v);
+    return v;
+}
+
+static void check_etag_form(const char *etag)
+{
+    size_t n;
+
+    assert_non_null(etag);
+    n = strlen(etag);
+    assert_true(n > 2);
+    assert_int_equal(etag[0], '"');
+    assert_int_equal(etag[n - 1], '"');
+    assert_null(memchr(etag + 1, '"', n - 2));
+}
+
+/* Calls fn on every rendered body of st that carries an ETag. */
+typedef void (*body_fn)(const profile_store_t *st, const profile_body_t *b,
+                        const char *what, void *ctx);
+
+static void each_body(const profile_store_t *st, body_fn fn, void *ctx,
+                      apr_pool_t *p)
+{
+    int l, k, i;
+
+    for (l = 0; l < st->nlangs; l++) {
+        fn(st, &st->profile[l], apr_psprintf(p, "profile/%d", l), ctx);
+        fn(st, &st->contact[l], apr_psprintf(p, "contact/%d", l), ctx);
+        for (k = 0; k < PROFILE_COLL_COUNT; k++) {
+            const profile_coll_t *c = &st->coll[k];
+            fn(st, &c->all[l], apr_psprintf(p, "coll%d/%d", k, l), ctx);
+            for (i = 0; i < c->nitems && c->items[i].id; i++) {
+                fn(st, &c->items[i].body[l],
+                   apr_psprintf(p, "coll%d[%d]/%d", k, i, l), ctx);
+            }
+        }
+    }
+}
+
+/* --------------------------------------------------------- the sample */
+
+static void sample_loads_with_languages_en_es(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_store_t *st = load_ok(p, SAMPLE_PATH);
+
+    assert_int_equal(st->nlangs, 2);
+    assert_string_equal(st->langs[0], "en");
+    assert_string_equal(st->langs[1], "es");
+}
+
+static void sample_store_remembers_path_and_mtime(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_store_t *st = load_ok(p, SAMPLE_PATH);
+    apr_finfo_t fi;
+
+    assert_int_equal(apr_stat(&fi, SAMPLE_PATH, APR_FINFO_MTIME, p),
+                     APR_SUCCESS);
+    assert_string_equal(st->path, SAMPLE_PATH);
+    assert_true(st->mtime == fi.mtime);
+}
+
+static void sample_counts_match_the_file(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_store_t *st = load_ok(p, SAMPLE_PATH);
+    json_t *root = json_load_file(SAMPLE_PATH, 0, NULL);
+    int k;
+
+    assert_non_null(root);
+    for (k = 0; k < PROFILE_COLL_COUNT; k++) {
+        json_t *list = json_object_get(root, COLLS[k].key);
+        assert_true(json_is_array(list));
+        assert_int_equal(st->coll[k].nitems, (int)json_array_size(list));
+    }
+    /* and the file is the one the other tests describe */
+    assert_int_equal(st->coll[PROFILE_COLL_SKILLS].nitems, 5);
+    assert_int_equal(st->coll[PROFILE_COLL_EXPERIENCE].nitems, 4);
+    assert_int_equal(st->coll[PROFILE_COLL_EDUCATION].nitems, 3);
+    assert_int_equal(st->coll[PROFILE_COLL_CASE_STUDIES].nitems, 3);
+    assert_int_equal(st->coll[PROFILE_COLL_METRICS].nitems, 5);
+    json_decref(root);
+}
+
+static void sample_ids_keep_file_order_and_are_indexed(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_store_t *st = load_ok(p, SAMPLE_PATH);
+    json_t *root = json_load_file(SAMPLE_PATH, 0, NULL);
+    static const int with_ids[] = {
+        PROFILE_COLL_EXPERIENCE, PROFILE_COLL_CASE_STUDIES
+    };
+    size_t w;
+
+    assert_non_null(root);
+    for (w = 0; w < sizeof(with_ids) / sizeof(with_ids[0]); w++) {
+        int k = with_ids[w], i;
+        json_t *list = json_object_get(root, COLLS[k].key);
+        const profile_coll_t *c = &st->coll[k];
+
+        assert_non_null(c->by_id);
+        for (i = 0; i < c->nitems; i++) {
+            const char *id = json_string_value(
+                json_object_get(json_array_get(list, (size_t)i), "id"));
+            assert_non_null(c->items[i].id);
+            assert_string_equal(c->items[i].id, id);
+            assert_ptr_equal(apr_hash_get(c->by_id, id, APR_HASH_KEY_STRING),
+                             &c->items[i]);
+        }
+        assert_null(apr_hash_get(c->by_id, "no-such-id",
+                                 APR_HASH_KEY_STRING));
+    }
+    /* Ids are case-sensitive. */
+    assert_null(apr_hash_get(st->coll[PROFILE_COLL_EXPERIENCE].by_id,
+                             "Norteverde-platform-lead",
+                             APR_HASH_KEY_STRING));
+    json_decref(root);
+}
+
+static void sample_bodies_have_spec_fields_in_table_order(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_store_t *st = load_ok(p, SAMPLE_PATH);
+    int l, k, i;
+
+    for (l = 0; l < st->nlangs; l++) {
+        json_t *v = parse_body(&st->profile[l]);
+        check_shape(v, PROFILE_F);
+        json_decref(v);
+        v = parse_body(&st->contact[l]);
+        check_shape(v, CONTACT_F);
+        json_decref(v);
+        for (k = 0; k < PROFILE_COLL_COUNT; k++) {
+            const profile_coll_t *c = &st->coll[k];
+            size_t j;
+            json_t *el;
+
+            v = parse_body(&c->all[l]);
+            assert_true(json_is_array(v));
+            assert_int_equal(json_array_size(v), (size_t)c->nitems);
+            json_array_foreach(v, j, el) {
+                check_shape(el, COLLS[k].fields);
+            }
+            json_decref(v);
+            for (i = 0; i < c->nitems; i++) {
+                v = parse_body(&c->items[i].body[l]);
+                check_shape(v, COLLS[k].fields);
+                json_decref(v);
+            }
+        }
+    }
+}
+
+static void check_compact_cb(const profile_store_t *st,
+                             const profile_body_t *b, const char *what,
+                             void *ctx)
+{
+    (void)st;
+    (void)what;
+    (void)ctx;
+    check_compact(b->data, b->len);
+    /* The sample holds no control characters, so nothing needs a \u
+     * escape: non-ASCII text is written as UTF-8. */
+    assert_hasnt(b->data, "\\u");
+}
+
+static void sample_bodies_are_compact_utf8(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_store_t *st = load_ok(p, SAMPLE_PATH);
+    int k, i, l;
+
+    each_body(st, check_compact_cb, NULL, p);
+    for (l = 0; l < st->nlangs; l++) {
+        for (k = 0; k < PROFILE_COLL_COUNT; k++) {
+            for (i = 0; i < st->coll[k].nitems; i++) {
+                check_compact_cb(st, &st->coll[k].items[i].body[l], "", NULL);
+            }
+        }
+    }
+    assert_has(st->profile[0].data, "Luc\xC3\xAD" "a \xC3\x81lvarez Romero");
+    assert_has(st->coll[PROFILE_COLL_EXPERIENCE].all[0].data,
+               "Hafenstra\xC3\x9F" "e Logistik GmbH");
+}
+
+static void sample_bodies_hold_the_chosen_language(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_store_t *st = load_ok(p, SAMPLE_PATH);
+    json_t *en = parse_body(&st->profile[0]);
+    json_t *es = parse_body(&st->profile[1]);
+    json_t *sk;
+
+    assert_string_equal(json_string_value(json_object_get(en, "headline")),
+                        "Senior Platform Engineer \xE2\x80\x93 reliability, C "
+                        "and Kubernetes");
+    assert_string_equal(json_string_value(json_object_get(es, "headline")),
+                        "Ingeniera de plataforma s\xC3\xA9nior \xE2\x80\x93 "
+                        "fiabilidad, C y Kubernetes");
+    /* A plain string is the same in every language. */
+    assert_string_equal(json_string_value(json_object_get(en, "name")),
+                        json_string_value(json_object_get(es, "name")));
+    json_decref(en);
+    json_decref(es);
+
+    /* Lists of text mix plain strings and per-language objects. */
+    sk = parse_body(&st->coll[PROFILE_COLL_SKILLS].items[0].body[1]);
+    assert_string_equal(json_string_value(json_array_get(
+                            json_object_get(sk, "skills"), 0)), "Kubernetes");
+    assert_string_equal(json_string_value(json_array_get(
+                            json_object_get(sk, "skills"), 5)),
+                        "Infraestructura como c\xC3\xB3" "digo");
+    json_decref(sk);
+}
+
+static void sample_unlocalized_fields_are_equal_across_languages(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_store_t *st = load_ok(p, SAMPLE_PATH);
+    json_t *en, *es;
+    size_t i;
+    json_t *el;
+
+    en = parse_body(&st->coll[PROFILE_COLL_EXPERIENCE].all[0]);
+    es = parse_body(&st->coll[PROFILE_COLL_EXPERIENCE].all[1]);
+    json_array_foreach(en, i, el) {
+        json_t *other = json_array_get(es, i);
+        assert_string_equal(json_string_value(json_object_get(el, "id")),
+                            json_string_value(json_object_get(other, "id")));
+        assert_string_equal(
+            json_string_value(json_object_get(el, "companyUrl")),
+            json_string_value(json_object_get(other, "companyUrl")));
+        assert_string_not_equal(
+            json_string_value(json_object_get(el, "period")),
+            json_string_value(json_object_get(other, "period")));
+    }
+    json_decref(en);
+    json_decref(es);
+
+    en = parse_body(&st->contact[0]);
+    es = parse_body(&st->contact[1]);
+    el = json_array_get(json_object_get(en, "contacts"), 0);
+    assert_string_equal(json_string_value(json_object_get(el, "kind")),
+                        "email");
+    assert_string_equal(json_string_value(json_object_get(el, "url")),
+                        "mailto:contacto.lar@example.com");
+    el = json_array_get(json_object_get(es, "contacts"), 0);
+    assert_string_equal(json_string_value(json_object_get(el, "kind")),
+                        "email");
+    assert_string_equal(json_string_value(json_object_get(el, "label")),
+                        "Correo electr\xC3\xB3nico");
+    json_decref(en);
+    json_decref(es);
+
+    en = parse_body(&st->coll[PROFILE_COLL_EDUCATION].all[1]);
+    assert_string_equal(json_string_value(json_object_get(
+                            json_array_get(en, 1), "institutionUrl")), "");
+    json_decref(en);
+}
+
+static void sample_collection_body_joins_its_items(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_store_t *st = load_ok(p, SAMPLE_PATH);
+    int k, l, i;
+
+    for (k = 0; k < PROFILE_COLL_COUNT; k++) {
+        const profile_coll_t *c = &st->coll[k];
+        for (l = 0; l < st->nlangs; l++) {
+            const char *want = "[";
+            for (i = 0; i < c->nitems; i++) {
+                want = apr_pstrcat(p, want, i ? "," : "",
+                                   c->items[i].body[l].data, NULL);
+            }
+            want = apr_pstrcat(p, want, "]", NULL);
+            assert_mem_str(c->all[l].data, c->all[l].len, want);
+        }
+    }
+}
+
+static void check_etag_cb(const profile_store_t *st, const profile_body_t *b,
+                          const char *what, void *ctx)
+{
+    apr_pool_t *p = ctx;
+
+    (void)st;
+    (void)what;
+    check_etag_form(b->etag);
+    assert_string_equal(b->etag, profile_etag(b->data, b->len, p));
+}
+
+static void sample_etags_are_quoted_hashes_of_the_bytes(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_store_t *st = load_ok(p, SAMPLE_PATH);
+
+    each_body(st, check_etag_cb, p, p);
+}
+
+static void etag_is_quoted_and_depends_only_on_bytes(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *a = profile_etag("[]", 2, p);
+
+    check_etag_form(a);
+    /* strong: no W/ prefix */
+    assert_int_equal(a[0], '"');
+    assert_string_equal(a, profile_etag("[]x", 2, p));
+    assert_string_not_equal(a, profile_etag("[ ]", 3, p));
+    assert_string_not_equal(profile_etag("{\"a\":1}", 7, p),
+                            profile_etag("{\"a\":2}", 7, p));
+}
+
+static void sample_etags_are_stable_across_loads(void **state)
+{
+    apr_pool_t *p = POOL(state), *p2;
+    profile_store_t *a, *b;
+    int l, k, i;
+
+    a = load_ok(p, SAMPLE_PATH);
+    assert_int_equal(apr_pool_create(&p2, p), APR_SUCCESS);
+    b = load_ok(p2, SAMPLE_PATH);
+    for (l = 0; l < a->nlangs; l++) {
+        assert_string_equal(a->profile[l].etag, b->profile[l].etag);
+        assert_string_equal(a->contact[l].etag, b->contact[l].etag);
+        for (k = 0; k < PROFILE_COLL_COUNT; k++) {
+            assert_string_equal(a->coll[k].all[l].etag,
+                                b->coll[k].all[l].etag);
+            for (i = 0; i < a->coll[k].nitems; i++) {
+                assert_mem_str(a->coll[k].items[i].body[l].data,
+                               a->coll[k].items[i].body[l].len,
+                               b->coll[k].items[i].body[l].data);
+                if (a->coll[k].items[i].id) {
+                    assert_string_equal(a->coll[k].items[i].body[l].etag,
+                                        b->coll[k].items[i].body[l].etag);
+                }
+            }
+        }
+    }
+}
+
+static void sample_etags_differ_between_en_and_es(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_store_t *st = load_ok(p, SAMPLE_PATH);
+    int k, i;
+
+    assert_string_not_equal(st->profile[0].etag, st->profile[1].etag);
+    assert_string_not_equal(st->contact[0].etag, st->contact[1].etag);
+    for (k = 0; k < PROFILE_COLL_COUNT; k++) {
+        const profile_coll_t *c = &st->coll[k];
+        assert_string_not_equal(c->all[0].data, c->all[1].data);
+        assert_string_not_equal(c->all[0].etag, c->all[1].etag);
+        for (i = 0; i < c->nitems && c->items[i].id; i++) {
+            assert_string_not_equal(c->items[i].body[0].etag,
+                                    c->items[i].body[1].etag);
+        }
+    }
+}
+
+static void same_bytes_in_both_languages_give_same_etag(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    /* With a plain label, the contact object is the same in en and es. */
+    profile_store_t *st = parse_ok(p, min_edit(p,
+        "\"label\": {\"en\": \"Email\", \"es\": \"Correo\"}",
+        "\"label\": \"Email\""));
+
+    assert_mem_str(st->contact[0].data, st->contact[0].len,
+                   st->contact[1].data);
+    assert_string_equal(st->contact[0].etag, st->contact[1].etag);
+    /* while the profile (headline localized) differs */
+    assert_string_not_equal(st->profile[0].etag, st->profile[1].etag);
+}
+
+/* Compares two bodies: returns 1 when the bytes differ, and asserts that
+ * the ETags differ exactly when the bytes do. */
+static int compare_bodies(const profile_body_t *a, const profile_body_t *b,
+                          const char *what)
+{
+    int differ = a->len != b->len || memcmp(a->data, b->data, a->len) != 0;
+
+    if (a->etag != NULL || b->etag != NULL) {
+        assert_non_null(a->etag);
+        assert_non_null(b->etag);
+        if (differ != (strcmp(a->etag, b->etag) != 0)) {
+            print_error("%s: bytes %s but ETags %s\n", what,
+                        differ ? "differ" : "equal",
+                        differ ? "equal" : "differ");
+            fail();
+        }
+    }
+    return differ;
+}
+
+static void change_of_one_record_changes_only_its_etags(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_store_t *a = load_ok(p, SAMPLE_PATH);
+    const char *text = slurp(p, SAMPLE_PATH);
+    const char *changed = edit(p, text, "\"es\": \"jun. 2018",
+                               "\"es\": \"junio 2018");
+    profile_store_t *b = parse_ok(p, changed);
+    int l, k, i;
+
+    for (l = 0; l < a->nlangs; l++) {
+        assert_false(compare_bodies(&a->profile[l], &b->profile[l],
+                                    "profile"));
+        assert_false(compare_bodies(&a->contact[l], &b->contact[l],
+                                    "contact"));
+        for (k = 0; k < PROFILE_COLL_COUNT; k++) {
+            /* Only the Spanish experience collection changes... */
+            int want = k == PROFILE_COLL_EXPERIENCE && l == 1;
+            assert_int_equal(compare_bodies(&a->coll[k].all[l],
+                                            &b->coll[k].all[l],
+                                            COLLS[k].key), want);
+            for (i = 0; i < a->coll[k].nitems; i++) {
+                /* ...and within it only the record that was edited. */
+                assert_int_equal(compare_bodies(&a->coll[k].items[i].body[l],
+                                                &b->coll[k].items[i].body[l],
+                                                COLLS[k].key),
+                                 want && i == 1);
+            }
+        }
+    }
+}
+
+static void parse_keeps_the_given_mtime_and_name(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_store_t *st = NULL;
+    const char *err = NULL;
+    apr_time_t t = apr_time_from_sec(1700000000);
+
+    assert_int_equal(profile_store_parse(&st, &err, MIN, strlen(MIN),
+                                         "/srv/x.json", t, p), APR_SUCCESS);
+    assert_true(st->mtime == t);
+    assert_string_equal(st->path, "/srv/x.json");
+}
+
+/* ----------------------------------------------------- valid variants */
+
+static void min_document_is_accepted(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_store_t *st = parse_ok(p, MIN);
+
+    assert_int_equal(st->nlangs, 2);
+    assert_int_equal(st->coll[PROFILE_COLL_EXPERIENCE].nitems, 3);
+}
+
+static void plain_strings_and_language_objects_are_both_accepted(void **st_)
+{
+    apr_pool_t *p = POOL(st_);
+    profile_store_t *st = parse_ok(p, MIN);
+
+    assert_mem_str(st->profile[0].data, st->profile[0].len,
+                   "{\"name\":\"Ana Ruiz\",\"headline\":\"Engineer\","
+                   "\"summary\":\"Builds things.\"}");
+    assert_mem_str(st->profile[1].data, st->profile[1].len,
+                   "{\"name\":\"Ana Ruiz\",\"headline\":\"Ingeniera\","
+                   "\"summary\":\"Builds things.\"}");
+    assert_mem_str(st->coll[PROFILE_COLL_SKILLS].all[1].data,
+                   st->coll[PROFILE_COLL_SKILLS].all[1].len,
+                   "[{\"title\":\"Pruebas\",\"summary\":\"Sum\","
+                   "\"skills\":[\"C\",\"Revisi\xC3\xB3n\"]}]");
+}
+
+static void min_contact_renders_in_table_order(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_store_t *st = parse_ok(p, MIN);
+
+    assert_mem_str(st->contact[1].data, st->contact[1].len,
+                   "{\"contacts\":[{\"kind\":\"email\",\"label\":\"Correo\","
+                   "\"text\":\"a@example.com\","
+                   "\"url\":\"mailto:a@example.com\"}],"
+                   "\"links\":[{\"kind\":\"github\",\"text\":\"GitHub\","
+                   "\"url\":\"https://github.com/a\"}]}");
+}
+
+static void keys_in_other_order_render_in_table_order(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_store_t *st = parse_ok(p, min_edit(p,
+        "\"metrics\": [{\"id\": \"m0\", \"value\": \"99%\",\n"
+        "    \"label\": {\"en\": \"L\", \"es\": \"Le\"}, \"summary\": \"S\"}]",
+        "\"metrics\": [{\"summary\": \"S\", \"label\": {\"es\": \"Le\", "
+        "\"en\": \"L\"}, \"value\": \"99%\", \"id\": \"m0\"}]"));
+
+    assert_mem_str(st->coll[PROFILE_COLL_METRICS].all[0].data,
+                   st->coll[PROFILE_COLL_METRICS].all[0].len,
+                   "[{\"id\":\"m0\",\"value\":\"99%\",\"label\":\"L\","
+                   "\"summary\":\"S\"}]");
+}
+
+static void languages_declaration_is_optional(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_store_t *st = parse_ok(p, min_edit(p,
+        "\"languages\": [\"en\", \"es\"],", ""));
+
+    assert_int_equal(st->nlangs, 2);
+    assert_string_equal(st->langs[0], "en");
+    assert_string_equal(st->langs[1], "es");
+    assert_has(st->profile[1].data, "Ingeniera");
+}
+
+static void first_declared_language_is_the_default(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_store_t *st = parse_ok(p, min_edit(p,
+        "\"languages\": [\"en\", \"es\"]", "\"languages\": [\"es\", \"en\"]"));
+
+    assert_string_equal(st->langs[0], "es");
+    assert_string_equal(st->langs[1], "en");
+    assert_has(st->profile[0].data, "Ingeniera");
+    assert_has(st->profile[1].data, "Engineer");
+}
+
+static void empty_institution_url_is_allowed(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_store_t *st = parse_ok(p, MIN);
+
+    assert_has(st->coll[PROFILE_COLL_EDUCATION].all[0].data,
+               "\"institutionUrl\":\"\"");
+}
+
+static void empty_lists_are_allowed(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_store_t *st = parse_ok(p, MIN);
+
+    assert_has(st->coll[PROFILE_COLL_EXPERIENCE].items[1].body[0].data,
+               "\"highlights\":[]");
+}
+
+static void same_id_in_different_collections_is_allowed(void **state)
+{
+    apr_pool_t *p = POOL(state);
+
+    parse_ok(p, min_edit(p, "\"id\": \"m0\"", "\"id\": \"e0\""));
+}
+
+static void id_with_all_allowed_characters_is_accepted(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_store_t *st = parse_ok(p, min_edit(p, "\"id\": \"cs0\"",
+                                               "\"id\": \"Z9.a_b~c-d\""));
+
+    assert_string_equal(st->coll[PROFILE_COLL_CASE_STUDIES].items[0].id,
+                        "Z9.a_b~c-d");
+}
+
+static void kind_with_digits_and_hyphen_is_accepted(void **state)
+{
+    apr_pool_t *p = POOL(state);
+
+    parse_ok(p, min_edit(p, "\"kind\": \"github\"", "\"kind\": \"x-2fa\""));
+}
+
+static void third_language_with_all_translations_is_accepted(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *doc =
+        "{\"languages\": [\"en\", \"es\", \"de\"],"
+        " \"profile\": {\"name\": \"N\", \"headline\": {\"en\": \"H\","
+        "   \"es\": \"Hes\", \"de\": \"Hde\"}, \"summary\": \"S\"},"
+        " \"skills\": [], \"experience\": [], \"education\": [],"
+        " \"contact\": {\"contacts\": [], \"links\": []},"
+        " \"caseStudies\": [], \"metrics\": []}";
+    profile_store_t *st = parse_ok(p, doc);
+
+    assert_int_equal(st->nlangs, 3);
+    assert_string_equal(st->langs[2], "de");
+    assert_has(st->profile[2].data, "\"headline\":\"Hde\"");
+    assert_mem_str(st->coll[PROFILE_COLL_SKILLS].all[2].data,
+                   st->coll[PROFILE_COLL_SKILLS].all[2].len, "[]");
+}
+
+/* ---------------------------------------------------------- refusals */
+
+static void syntax_error_names_file_line_and_column(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *err = parse_bad(p, min_edit(p, "\"summary\": \"Sum\",",
+                                            "\"summary\": \"Sum\",,"));
+
+    /* The extra comma is on line 7 of MIN. */
+    assert_line_col(err, DOC_NAME, 7);
+}
+
+static void empty_document_is_a_syntax_error(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *err = parse_bad(p, "");
+
+    assert_has(err, DOC_NAME ":");
+}
+
+static void trailing_garbage_is_a_syntax_error(void **state)
+{
+    apr_pool_t *p = POOL(state);
+
+    parse_bad(p, apr_pstrcat(p, MIN, "x", NULL));
+}
+
+static void missing_translation_names_path_and_language(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *err = parse_bad(p, min_edit(p,
+        "\"period\": {\"en\": \"P2\", \"es\": \"P2es\"}",
+        "\"period\": {\"en\": \"P2\"}"));
+
+    assert_names_path(err, "$.experience[2].period");
+    assert_has(err, "\"es\"");
+}
+
+static void missing_translation_in_list_names_element(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *err = parse_bad(p, min_edit(p,
+        "[{\"en\": \"H2\", \"es\": \"H2es\"}]", "[{\"es\": \"H2es\"}]"));
+
+    assert_names_path(err, "$.experience[2].highlights[0]");
+    assert_has(err, "\"en\"");
+}
+
+static void unknown_key_is_rejected(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *err = parse_bad(p, min_edit(p, "\"name\": \"Ana Ruiz\",",
+                                            "\"name\": \"Ana Ruiz\", "
+                                            "\"nmae\": \"x\","));
+
+    assert_has(err, "$.profile");
+    assert_has(err, "nmae");
+}
+
+static void unknown_top_level_key_is_rejected(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *err = parse_bad(p, min_edit(p, "\"profile\": {",
+                                            "\"version\": 1, \"profile\": {"));
+
+    assert_has(err, "version");
+}
+
+static void label_on_a_link_is_an_unknown_key(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *err = parse_bad(p, min_edit(p,
+        "\"kind\": \"github\",", "\"kind\": \"github\", \"label\": \"G\","));
+
+    assert_has(err, "$.contact.links[0]");
+    assert_has(err, "label");
+}
+
+static void missing_field_is_rejected(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *err = parse_bad(p, min_edit(p,
+        "\"companyUrl\": \"https://c1.example\", ", ""));
+
+    assert_has(err, "$.experience[1]");
+    assert_has(err, "companyUrl");
+}
+
+static void missing_collection_is_rejected(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *err = parse_bad(p, min_edit(p,
+        ",\n  \"metrics\": [{\"id\": \"m0\", \"value\": \"99%\",\n"
+        "    \"label\": {\"en\": \"L\", \"es\": \"Le\"}, \"summary\": \"S\"}]",
+        ""));
+
+    assert_has(err, "metrics");
+}
+
+static void wrong_type_is_rejected(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *err;
+
+    err = parse_bad(p, min_edit(p, "\"company\": \"C1\"", "\"company\": 5"));
+    assert_names_path(err, "$.experience[1].company");
+    err = parse_bad(p, min_edit(p, "\"highlights\": [\"H0\"]",
+                                "\"highlights\": \"H0\""));
+    assert_names_path(err, "$.experience[0].highlights");
+    err = parse_bad(p, min_edit(p, "\"value\": \"99%\"", "\"value\": 99"));
+    assert_names_path(err, "$.metrics[0].value");
+    err = parse_bad(p, min_edit(p, "\"institution\": \"U\"",
+                                "\"institution\": true"));
+    assert_names_path(err, "$.education[0].institution");
+    err = parse_bad(p, min_edit(p, "\"resultItems\": [\"RI\"]",
+                                "\"resultItems\": [[\"RI\"]]"));
+    assert_names_path(err, "$.caseStudies[0].resultItems[0]");
+}
+
+static void wrong_type_of_collection_is_rejected(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *err = parse_bad(p, min_edit(p,
+        "\"metrics\": [{\"id\": \"m0\", \"value\": \"99%\",\n"
+        "    \"label\": {\"en\": \"L\", \"es\": \"Le\"}, \"summary\": \"S\"}]",
+        "\"metrics\": {}"));
+
+    assert_names_path(err, "$.metrics");
+    err = parse_bad(p, min_edit(p,
+        "\"profile\": {\"name\": \"Ana Ruiz\",\n"
+        "    \"headline\": {\"en\": \"Engineer\", \"es\": \"Ingeniera\"},\n"
+        "    \"summary\": \"Builds things.\"}",
+        "\"profile\": [\"Ana Ruiz\"]"));
+    assert_names_path(err, "$.profile");
+}
+
+static void translation_that_is_not_a_string_is_rejected(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *err = parse_bad(p, min_edit(p,
+        "{\"en\": \"Engineer\", \"es\": \"Ingeniera\"}",
+        "{\"en\": \"Engineer\", \"es\": 1}"));
+
+    assert_has(err, "$.profile.headline");
+}
+
+static void per_language_id_url_or_kind_is_rejected(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *err;
+
+    err = parse_bad(p, min_edit(p, "\"id\": \"cs0\"",
+                                "\"id\": {\"en\": \"cs0\", \"es\": \"cs0\"}"));
+    assert_names_path(err, "$.caseStudies[0].id");
+    err = parse_bad(p, min_edit(p, "\"url\": \"https://github.com/a\"",
+                                "\"url\": {\"en\": \"https://a\", "
+                                "\"es\": \"https://b\"}"));
+    assert_names_path(err, "$.contact.links[0].url");
+    err = parse_bad(p, min_edit(p, "\"kind\": \"email\"",
+                                "\"kind\": {\"en\": \"email\", "
+                                "\"es\": \"email\"}"));
+    assert_names_path(err, "$.contact.contacts[0].kind");
+    err = parse_bad(p, min_edit(p, "\"companyUrl\": \"https://c2.example\"",
+                                "\"companyUrl\": {\"en\": \"https://a\", "
+                                "\"es\": \"https://b\"}"));
+    assert_names_path(err, "$.experience[2].companyUrl");
+    err = parse_bad(p, min_edit(p, "\"institutionUrl\": \"\"",
+                                "\"institutionUrl\": {\"en\": \"\", "
+                                "\"es\": \"\"}"));
+    assert_names_path(err, "$.education[0].institutionUrl");
+}
+
+static void null_is_rejected(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *err;
+
+    err = parse_bad(p, min_edit(p, "\"companyUrl\": \"https://c0.example\"",
+                                "\"companyUrl\": null"));
+    assert_names_path(err, "$.experience[0].companyUrl");
+    assert_has(err, "null");
+    err = parse_bad(p, min_edit(p, "\"summary\": \"Builds things.\"",
+                                "\"summary\": null"));
+    assert_names_path(err, "$.profile.summary");
+    err = parse_bad(p, min_edit(p, "[\"H0\"]", "[null]"));
+    assert_names_path(err, "$.experience[0].highlights[0]");
+    err = parse_bad(p, min_edit(p, "\"es\": \"Pruebas\"", "\"es\": null"));
+    assert_has(err, "$.skills[0].title");
+    err = parse_bad(p, min_edit(p, "\"metrics\": [{", "\"metrics\": [null, {"));
+    assert_names_path(err, "$.metrics[0]");
+}
+
+static void duplicate_id_is_rejected(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *err = parse_bad(p, min_edit(p, "\"id\": \"e2\"",
+                                            "\"id\": \"e0\""));
+
+    assert_has(err, "$.experience[2]");
+    assert_has(err, "e0");
+}
+
+static void duplicate_id_in_other_collections_is_rejected(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *err = parse_bad(p, min_edit(p, "\"metrics\": [{",
+        "\"metrics\": [{\"id\": \"m0\", \"value\": \"1\", \"label\": \"L\", "
+        "\"summary\": \"S\"}, {"));
+
+    assert_has(err, "$.metrics[1]");
+    assert_has(err, "m0");
+    err = parse_bad(p, min_edit(p, "\"caseStudies\": [{",
+        "\"caseStudies\": [{\"id\": \"cs0\", \"title\": \"T\", "
+        "\"mobileTitle\": \"M\", \"summary\": \"S\", \"organization\": \"O\", "
+        "\"context\": \"C\", \"problem\": \"P\", \"intervention\": \"I\", "
+        "\"result\": \"R\", \"resultItems\": []}, {"));
+    assert_has(err, "$.caseStudies[1]");
+    assert_has(err, "cs0");
+}
+
+static void invalid_utf8_in_file_is_rejected(void **state)
+{
+    apr_pool_t *p = POOL(state);
+
+    parse_bad(p, min_edit(p, "\"name\": \"Ana Ruiz\"",
+                          "\"name\": \"Ana \xFF Ruiz\""));
+    parse_bad(p, min_edit(p, "\"name\": \"Ana Ruiz\"",
+                          "\"name\": \"Ana \xED\xA0\x80 Ruiz\""));
+}
+
+static void bad_id_characters_are_rejected(void **state)
+{
+    static const char *const bad[] = {
+        "a b", "-a", ".a", "_a", "", "a/b", "caf\xC3\xA9", "a?b", "a%20"
+    };
+    apr_pool_t *p = POOL(state);
+    size_t i;
+
+    for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        const char *err = parse_bad(p, min_edit(p, "\"id\": \"e1\"",
+            apr_psprintf(p, "\"id\": \"%s\"", bad[i])));
+        assert_names_path(err, "$.experience[1].id");
+    }
+}
+
+static void bad_kind_is_rejected(void **state)
+{
+    static const char *const bad[] = {
+        "Email", "1mail", "e_mail", "", "e mail", "-x", "EMAIL"
+    };
+    apr_pool_t *p = POOL(state);
+    size_t i;
+
+    for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        const char *err = parse_bad(p, min_edit(p, "\"kind\": \"email\"",
+            apr_psprintf(p, "\"kind\": \"%s\"", bad[i])));
+        assert_names_path(err, "$.contact.contacts[0].kind");
+    }
+}
+
+static void duplicate_json_key_is_rejected(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *err;
+
+    err = parse_bad(p, min_edit(p, "\"name\": \"Ana Ruiz\",",
+                                "\"name\": \"Ana Ruiz\", \"name\": \"Ana\","));
+    assert_has(err, "duplicate");
+    /* also inside a text object */
+    err = parse_bad(p, min_edit(p, "{\"en\": \"BSc\", \"es\": \"Grado\"}",
+                                "{\"en\": \"BSc\", \"es\": \"Grado\", "
+                                "\"en\": \"BA\"}"));
+    assert_has(err, "duplicate");
+}
+
+static void top_level_that_is_not_an_object_is_rejected(void **state)
+{
+    static const char *const bad[] = {"[]", "\"profile\"", "42", "null",
+                                      "true"};
+    apr_pool_t *p = POOL(state);
+    size_t i;
+
+    for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        parse_bad(p, bad[i]);
+    }
+}
+
+static void bad_languages_declaration_is_rejected(void **state)
+{
+    static const char *const bad[] = {
+        "\"en\"",                           /* not an array */
+        "[]",                               /* no default */
+        "[\"en\", \"e\"]",                  /* too short */
+        "[\"en\", \"abcdefghi\"]",          /* too long */
+        "[\"en\", \"e1\"]",                 /* not letters */
+        "[\"en\", \"es-MX\"]",              /* not letters */
+        "[\"en\", \"\xC3\xB1" "e\"]",       /* not ASCII */
+        "[\"en\", 5]",                      /* not a string */
+        "[\"en\", null]",
+        "[\"en\", \"es\", \"en\"]",         /* declared twice */
+        "{\"en\": \"English\"}",
+        "[\"aa\", \"ab\", \"ac\", \"ad\", \"ae\", \"af\", \"ag\", \"ah\","
+        " \"ai\", \"aj\", \"ak\", \"al\", \"am\", \"an\", \"ao\", \"ap\","
+        " \"aq\"]",                         /* more than PROFILE_LANG_MAX */
+    };
+    apr_pool_t *p = POOL(state);
+    size_t i;
+
+    for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        const char *err = parse_bad(p, min_edit(p,
+            "\"languages\": [\"en\", \"es\"]",
+            apr_pstrcat(p, "\"languages\": ", bad[i], NULL)));
+        assert_has(err, "$.languages");
+    }
+}
+
+static void unknown_language_key_in_text_is_rejected(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *err = parse_bad(p, min_edit(p,
+        "\"period\": {\"en\": \"P0\", \"es\": \"P0es\"}",
+        "\"period\": {\"en\": \"P0\", \"es\": \"P0es\", \"fr\": \"P0fr\"}"));
+
+    assert_has(err, "$.experience[0].period");
+    assert_has(err, "fr");
+}
+
+static void undeclared_language_in_text_is_rejected(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    /* Only "en" is declared, so MIN's "es" translations are unknown. */
+    const char *err = parse_bad(p, min_edit(p,
+        "\"languages\": [\"en\", \"es\"]", "\"languages\": [\"en\"]"));
+
+    assert_has(err, "$.profile.headline");
+    assert_has(err, "es");
+}
+
+static void declared_language_without_translations_is_rejected(void **st_)
+{
+    apr_pool_t *p = POOL(st_);
+    const char *err = parse_bad(p, min_edit(p,
+        "\"languages\": [\"en\", \"es\"]",
+        "\"languages\": [\"en\", \"es\", \"fr\"]"));
+
+    assert_names_path(err, "$.profile.headline");
+    assert_has(err, "\"fr\"");
+}
+
+/* ------------------------------------------------------------- files */
+
+static void missing_file_is_refused_naming_it(void **state)
+{
+    apr_pool_t *p = POOL(state);
+
+    load_bad(p, UNIT_DATA "/does-not-exist.json");
+}
+
+static void directory_is_refused_naming_it(void **state)
+{
+    apr_pool_t *p = POOL(state);
+
+    load_bad(p, UNIT_DATA);
+}
+
+static void file_with_syntax_error_names_line_and_column(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *path = UNIT_DATA "/bad-syntax.json";
+    const char *err = load_bad(p, path);
+
+    /* "headline": "Engineer",, -- line 5 */
+    assert_line_col(err, path, 5);
+}
+
+static void empty_file_is_refused_naming_it(void **state)
+{
+    apr_pool_t *p = POOL(state);
+
+    load_bad(p, UNIT_DATA "/bad-empty.json");
+}
+
+static void file_that_is_not_an_object_is_refused(void **state)
+{
+    apr_pool_t *p = POOL(state);
+
+    load_bad(p, UNIT_DATA "/bad-not-object.json");
+}
+
+static void file_missing_a_translation_names_json_path(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *path = UNIT_DATA "/bad-missing-translation.json";
+    const char *err = load_bad(p, path);
+
+    /* The contract's own example. */
+    assert_names_path(err, "$.experience[2].period");
+    assert_has(err, "\"es\"");
+    assert_has(err, apr_pstrcat(p, path, ": $.experience[2].period", NULL));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        UNIT_TEST(sample_loads_with_languages_en_es),
+        UNIT_TEST(sample_store_remembers_path_and_mtime),
+        UNIT_TEST(sample_counts_match_the_file),
+        UNIT_TEST(sample_ids_keep_file_order_and_are_indexed),
+        UNIT_TEST(sample_bodies_have_spec_fields_in_table_order),
+        UNIT_TEST(sample_bodies_are_compact_utf8),
+        UNIT_TEST(sample_bodies_hold_the_chosen_language),
+        UNIT_TEST(sample_unlocalized_fields_are_equal_across_languages),
+        UNIT_TEST(sample_collection_body_joins_its_items),
+        UNIT_TEST(sample_etags_are_quoted_hashes_of_the_bytes),
+        UNIT_TEST(etag_is_quoted_and_depends_only_on_bytes),
+        UNIT_TEST(sample_etags_are_stable_across_loads),
+        UNIT_TEST(sample_etags_differ_between_en_and_es),
+        UNIT_TEST(same_bytes_in_both_languages_give_same_etag),
+        UNIT_TEST(change_of_one_record_changes_only_its_etags),
+        UNIT_TEST(parse_keeps_the_given_mtime_and_name),
+        UNIT_TEST(min_document_is_accepted),
+        UNIT_TEST(plain_strings_and_language_objects_are_both_accepted),
+        UNIT_TEST(min_contact_renders_in_table_order),
+        UNIT_TEST(keys_in_other_order_render_in_table_order),
+        UNIT_TEST(languages_declaration_is_optional),
+        UNIT_TEST(first_declared_language_is_the_default),
+        UNIT_TEST(empty_institution_url_is_allowed),
+        UNIT_TEST(empty_lists_are_allowed),
+        UNIT_TEST(same_id_in_different_collections_is_allowed),
+        UNIT_TEST(id_with_all_allowed_characters_is_accepted),
+        UNIT_TEST(kind_with_digits_and_hyphen_is_accepted),
+        UNIT_TEST(third_language_with_all_translations_is_accepted),
+        UNIT_TEST(syntax_error_names_file_line_and_column),
+        UNIT_TEST(empty_document_is_a_syntax_error),
+        UNIT_TEST(trailing_garbage_is_a_syntax_error),
+        UNIT_TEST(missing_translation_names_path_and_language),
+        UNIT_TEST(missing_translation_in_list_names_element),
+        UNIT_TEST(unknown_key_is_rejected),
+        UNIT_TEST(unknown_top_level_key_is_rejected),
+        UNIT_TEST(label_on_a_link_is_an_unknown_key),
+        UNIT_TEST(missing_field_is_rejected),
+        UNIT_TEST(missing_collection_is_rejected),
+        UNIT_TEST(wrong_type_is_rejected),
+        UNIT_TEST(wrong_type_of_collection_is_rejected),
+        UNIT_TEST(translation_that_is_not_a_string_is_rejected),
+        UNIT_TEST(per_language_id_url_or_kind_is_rejected),
+        UNIT_TEST(null_is_rejected),
+        UNIT_TEST(duplicate_id_is_rejected),
+        UNIT_TEST(duplicate_id_in_other_collections_is_rejected),
+        UNIT_TEST(invalid_utf8_in_file_is_rejected),
+        UNIT_TEST(bad_id_characters_are_rejected),
+        UNIT_TEST(bad_kind_is_rejected),
+        UNIT_TEST(duplicate_json_key_is_rejected),
+        UNIT_TEST(top_level_that_is_not_an_object_is_rejected),
+        UNIT_TEST(bad_languages_declaration_is_rejected),
+        UNIT_TEST(unknown_language_key_in_text_is_rejected),
+        UNIT_TEST(undeclared_language_in_text_is_rejected),
+        UNIT_TEST(declared_language_without_translations_is_rejected),
+        UNIT_TEST(missing_file_is_refused_naming_it),
+        UNIT_TEST(directory_is_refused_naming_it),
+        UNIT_TEST(file_with_syntax_error_names_line_and_column),
+        UNIT_TEST(empty_file_is_refused_naming_it),
+        UNIT_TEST(file_that_is_not_an_object_is_refused),
+        UNIT_TEST(file_missing_a_translation_names_json_path),
+    };
+
+    return cmocka_run_group_tests(tests, unit_group_setup,
+                                  unit_group_teardown);
+}
