@@ -13,6 +13,7 @@
 #include "http_log.h"
 #include "http_protocol.h"
 #include "http_request.h"
+#include "http_main.h"
 #include "util_filter.h"
 
 #include <apr_lib.h>
@@ -87,6 +88,105 @@ static const char *location_base(cmd_parms *cmd)
     return base;
 }
 
+/*
+ * Last good data (CONTRACT §9).  While the real configuration is read
+ * (start-up and every restart of a running parent), each data file is
+ * loaded into a subpool of the process pool, which outlives the
+ * configuration pool; the registry below keeps the last good load per
+ * file.  When a restart reaches the parent with a bad file (configtest and
+ * `-k graceful` refuse it earlier, but a raw signal or a file changed in
+ * between does not), the error is logged and the last good data is
+ * served: a bad edit never takes the API down.  Nothing kept here points
+ * into this module's .so, which httpd unloads at every restart.
+ */
+typedef struct {
+    apr_pool_t *pool;               /* subpool of the process pool */
+    profile_store_t *store;
+    int generation;                 /* configuration generation last used */
+} profile_holder_t;
+
+#define REGISTRY_KEY "mod_profile:last-good"
+
+static apr_hash_t *registry(apr_pool_t *ppool)
+{
+    void *reg = NULL;
+
+    apr_pool_userdata_get(&reg, REGISTRY_KEY, ppool);
+    if (reg == NULL) {
+        reg = apr_hash_make(ppool);
+        apr_pool_userdata_set(reg, REGISTRY_KEY, NULL, ppool);
+    }
+    return reg;
+}
+
+static const char *load_kept(const profile_store_t **out, cmd_parms *cmd,
+                             const char *path)
+{
+    apr_pool_t *ppool = cmd->server->process->pool;
+    apr_hash_t *reg = registry(ppool);
+    profile_holder_t *h = apr_hash_get(reg, path, APR_HASH_KEY_STRING);
+    int gen = ap_state_query(AP_SQ_CONFIG_GEN);
+    profile_store_t *store = NULL;
+    const char *err = NULL;
+    apr_pool_t *np;
+
+    if (h == NULL) {
+        h = apr_pcalloc(ppool, sizeof(*h));
+        apr_hash_set(reg, apr_pstrdup(ppool, path), APR_HASH_KEY_STRING, h);
+    }
+    if (h->store != NULL && h->generation == gen) {
+        *out = h->store;            /* another section, same file */
+        return NULL;
+    }
+    apr_pool_create(&np, ppool);
+    apr_pool_tag(np, "mod_profile_data");
+    if (profile_store_load(&store, &err, path, np) == APR_SUCCESS) {
+        if (h->pool != NULL) {
+            apr_pool_destroy(h->pool);
+        }
+        h->pool = np;
+        h->store = store;
+        h->generation = gen;
+        *out = store;
+        return NULL;
+    }
+    apr_pool_destroy(np);
+    if (h->store == NULL || gen <= 1) {
+        return err;                 /* start-up with a bad file fails */
+    }
+    ap_log_error(APLOG_MARK, APLOG_ERR, 0, cmd->server, PROFILE_LOGNO(0003)
+                 "ProfileData: %s; still serving the last good data of "
+                 "%s", err, path);
+    h->generation = gen;
+    *out = h->store;
+    return NULL;
+}
+
+/* Drops the data of files no section uses any more. */
+static int profile_post_config(apr_pool_t *pconf, apr_pool_t *plog,
+                               apr_pool_t *ptemp, server_rec *s)
+{
+    apr_hash_t *reg = registry(s->process->pool);
+    int gen = ap_state_query(AP_SQ_CONFIG_GEN);
+    apr_hash_index_t *hi;
+
+    (void)pconf;
+    (void)plog;
+    if (ap_state_query(AP_SQ_MAIN_STATE) != AP_SQ_MS_CREATE_CONFIG) {
+        return OK;
+    }
+    for (hi = apr_hash_first(ptemp, reg); hi; hi = apr_hash_next(hi)) {
+        profile_holder_t *h = apr_hash_this_val(hi);
+
+        if (h->pool != NULL && h->generation != gen) {
+            apr_pool_destroy(h->pool);
+            h->pool = NULL;
+            h->store = NULL;
+        }
+    }
+    return OK;
+}
+
 static const char *set_data(cmd_parms *cmd, void *dconf, const char *arg)
 {
     profile_dir_conf *conf = dconf;
@@ -99,10 +199,16 @@ static const char *set_data(cmd_parms *cmd, void *dconf, const char *arg)
     }
     /* Validating here makes `apachectl configtest` and a graceful restart
      * refuse a bad file before the running server is touched. */
-    if (profile_store_load(&store, &err, path, cmd->pool) != APR_SUCCESS) {
+    if (ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_CONFIG) {
+        err = load_kept(&conf->store, cmd, path);
+    }
+    else if (profile_store_load(&store, &err, path, cmd->pool)
+             == APR_SUCCESS) {
+        conf->store = store;
+    }
+    if (err != NULL) {
         return apr_pstrcat(cmd->pool, "ProfileData: ", err, NULL);
     }
-    conf->store = store;
     conf->data_base = location_base(cmd);
     return NULL;
 }
@@ -342,6 +448,7 @@ static int profile_handler(request_rec *r)
 static void register_hooks(apr_pool_t *p)
 {
     (void)p;
+    ap_hook_post_config(profile_post_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_handler(profile_handler, NULL, NULL, APR_HOOK_MIDDLE);
 }
 

@@ -1,0 +1,170 @@
+"""Fixtures of the mod_profile integration suite.
+
+* `workdir`: one world-readable scratch directory for the whole session
+  (the children run as www-data when the suite runs as root).
+* `make_httpd`: creates private httpd instances (stopped at the end of the
+  session at the latest).
+* `api`: the session's main server, started once; see MAIN_LOCATIONS.
+* Every test's new error-log lines at [warn] or worse fail the test unless
+  the test declares them with @pytest.mark.allow_log(regex, ...).
+"""
+import atexit
+import copy
+import os
+import re
+import shutil
+import tempfile
+
+import pytest
+
+import httpd_harness as h
+
+_servers = []
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "allow_log(*regex): error-log lines at [warn] or worse "
+        "that this test provokes on purpose")
+
+
+@pytest.fixture(scope="session")
+def workdir():
+    base = tempfile.mkdtemp(prefix="mod_profile-it-")
+    os.chmod(base, 0o755)
+    yield base
+    for s in list(_servers):
+        s.stop()
+    if not os.environ.get("KEEP_TMP"):
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@atexit.register
+def _stop_leftovers():
+    for s in _servers:
+        s.stop()
+
+
+@pytest.fixture(scope="session")
+def make_httpd(workdir):
+    """make_httpd(name, body) -> Httpd (not started)."""
+    counter = [0]
+
+    def make(name, body):
+        counter[0] += 1
+        root = os.path.join(workdir, "%s-%d" % (name, counter[0]))
+        os.makedirs(root)
+        server = h.Httpd(root, body, name)
+        _servers.append(server)
+        return server
+    return make
+
+
+@pytest.fixture(autouse=True)
+def error_log_guard(request):
+    """Fails the test when any server's error log gained a [warn] (or
+    worse) line during it that the test did not declare."""
+    for s in _servers:
+        s.new_problem_lines()          # anything earlier is judged already
+    yield
+    allowed = []
+    for m in request.node.iter_markers("allow_log"):
+        allowed += [re.compile(p) for p in m.args]
+    unexpected = []
+    for s in _servers:
+        for line in s.new_problem_lines():
+            if not any(p.search(line) for p in allowed):
+                unexpected.append("%s: %s" % (s.name, line))
+    assert not unexpected, "unexpected error-log lines:\n" + \
+        "\n".join(unexpected)
+
+
+# ---------------------------------------------------------------- data
+@pytest.fixture(scope="session")
+def sample():
+    """The sample data, parsed (what the main server serves)."""
+    return h.load_data(h.SAMPLE_DATA)
+
+
+def changed_variant(data):
+    """The sample data with one experience record changed, in its English
+    text only (the last record's period)."""
+    d = copy.deepcopy(data)
+    d["experience"][-1]["period"]["en"] = "Jul 2013 – Oct 2015"
+    return d
+
+
+def other_variant(data):
+    """A second person, whose Cierzo company name is stored decomposed
+    (NFD) in the file."""
+    d = copy.deepcopy(data)
+    d["profile"]["name"] = "Ana Pérez Ibáñez"
+    d["profile"]["headline"] = {"en": "Data engineer",
+                                "es": "Ingeniera de datos"}
+    for r in d["experience"]:
+        if r["company"] == "Ingeniería Cierzo Sistemas":
+            r["company"] = "Ingenieri\u0301a Cierzo Sistemas"
+    d["metrics"] = d["metrics"][:2]
+    return d
+
+
+# Locations of the main server.
+#   /api/v1            the sample data (copy, mtime DATA_MTIME)
+#   /ana/api/v1        the same bytes in another file, another base
+#   /cors/api/v1       the sample data, ProfileCORSOrigins list
+#   /nested/api/v1     the sample data; /nested/api/v1/metrics is a nested
+#                      <Location> holding only ProfileMaxAge 60
+#   /changed/api/v1    changed_variant()
+#   /other/api/v1      other_variant()
+CORS_ORIGINS = ["https://a.example", "https://b.example"]
+
+
+@pytest.fixture(scope="session")
+def data_files(workdir, sample):
+    d = os.path.join(workdir, "data")
+    os.makedirs(d)
+    os.chmod(d, 0o755)
+    files = {
+        "main": h.copy_data(h.SAMPLE_DATA, os.path.join(d, "profile.json")),
+        # Other mtimes on purpose: ETags come from bytes, not file times.
+        "ana": h.copy_data(h.SAMPLE_DATA, os.path.join(d, "ana.json"),
+                           mtime=h.DATA_MTIME + 500),
+        "changed": h.write_json(os.path.join(d, "changed.json"),
+                                changed_variant(sample),
+                                mtime=h.DATA_MTIME + 1000),
+        "other": h.write_json(os.path.join(d, "other.json"),
+                              other_variant(sample)),
+    }
+    return files
+
+
+@pytest.fixture(scope="session")
+def api(make_httpd, data_files):
+    f = data_files
+    body = "".join([
+        h.location("/api/v1", f["main"]),
+        h.location("/ana/api/v1", f["ana"]),
+        h.location("/cors/api/v1", f["main"],
+                   "    ProfileCORSOrigins %s\n" % " ".join(CORS_ORIGINS)),
+        h.location("/nested/api/v1", f["main"]),
+        "<Location /nested/api/v1/metrics>\n    ProfileMaxAge 60\n"
+        "</Location>\n",
+        h.location("/changed/api/v1", f["changed"]),
+        h.location("/other/api/v1", f["other"]),
+    ])
+    server = make_httpd("main", body)
+    cp = server.start()
+    assert cp.returncode == 0, cp.stderr
+    # Start-up lines are judged here: the per-test guard starts later.
+    lines = server.new_problem_lines()
+    assert not lines, "error-log lines at start-up:\n" + "\n".join(lines)
+    server.base = "/api/v1"
+    yield server
+    server.stop()
+    lines = server.new_problem_lines()
+    assert not lines, "error-log lines at shutdown:\n" + "\n".join(lines)
+
+
+@pytest.fixture(scope="session")
+def B():
+    return "/api/v1"
