@@ -173,7 +173,9 @@ static const char *path_str(const path_t *at, apr_pool_t *p)
     if (at->key == NULL) {
         return apr_psprintf(p, "%s[%" APR_SIZE_T_FMT "]", up, at->index);
     }
-    return apr_pstrcat(p, up, ".", at->key, NULL);
+    return apr_pstrcat(p, up, ".", profile_text_printable(at->key,
+                                                          strlen(at->key),
+                                                          64, p), NULL);
 }
 
 static int fail(vctx_t *c, const path_t *at, const char *fmt, ...)
@@ -354,15 +356,16 @@ static int check_object(vctx_t *c, const field_t *fields, json_t *v,
         for (f = fields; f->name && strcmp(f->name, key) != 0; f++) {
         }
         if (f->name == NULL) {
-            return fail(c, at, "unknown key %s", quoted(c, key));
+            return fail(c, &here, "unknown key %s", quoted(c, key));
         }
         if (check_value(c, f, member, &here)) {
             return -1;
         }
     }
     for (f = fields; f->name; f++) {
+        path_t here = {at, f->name, 0};
         if (f->kind != K_LANGS && json_object_get(v, f->name) == NULL) {
-            return fail(c, at, "missing \"%s\"", f->name);
+            return fail(c, &here, "missing required field \"%s\"", f->name);
         }
     }
     return 0;
