@@ -16,6 +16,7 @@
 #include "http_main.h"
 #include "util_filter.h"
 
+#include <apr_date.h>
 #include <apr_lib.h>
 #include <apr_strings.h>
 
@@ -353,6 +354,18 @@ static int send_answer(request_rec *r, const profile_response_t *resp)
     return OK;
 }
 
+/* If-Modified-Since: a valid HTTP-date at or after Last-Modified. */
+static int not_modified_since(request_rec *r, const char *ims)
+{
+    apr_time_t since = apr_date_parse_http(ims);
+    apr_time_t lm = apr_date_parse_http(apr_table_get(r->headers_out,
+                                                      "Last-Modified"));
+
+    return since != APR_DATE_BAD && lm != APR_DATE_BAD
+           && (r->method_number == M_GET)
+           && apr_time_sec(since) >= apr_time_sec(lm);
+}
+
 static int profile_handler(request_rec *r)
 {
     profile_dir_conf *conf;
@@ -407,23 +420,31 @@ static int profile_handler(request_rec *r)
     profile_api_answer(&resp, &site, &req, r->pool);
 
     if (resp.conditional) {
-        const char *ims = NULL;
+        const char *inm = apr_table_get(r->headers_in, "If-None-Match");
+        const char *ims = apr_table_get(r->headers_in, "If-Modified-Since");
         int rc;
 
         apr_table_setn(r->headers_out, "ETag", resp.etag);
         ap_update_mtime(r, conf->store->mtime);
         ap_set_last_modified(r);
-        /* RFC 9110 §13.1.3: with If-None-Match present, If-Modified-Since
-         * is ignored; httpd would still evaluate it, so hide it. */
-        if (apr_table_get(r->headers_in, "If-None-Match") != NULL) {
-            ims = apr_table_get(r->headers_in, "If-Modified-Since");
-            if (ims != NULL) {
-                apr_table_unset(r->headers_in, "If-Modified-Since");
-            }
+        /* Every answer is a whole 200 (the specification's "all success
+         * responses are 200"): no byte ranges, so no 206 and no 416. */
+        apr_table_unset(r->headers_in, "Range");
+        apr_table_unset(r->headers_in, "If-Range");
+        /* httpd evaluates If-Modified-Since even beside If-None-Match, and
+         * treats a date in the future as a mismatch; CONTRACT §5 (and RFC
+         * 9110 §13.1.3) want it ignored beside If-None-Match and a 304
+         * for any valid date at or after Last-Modified.  So httpd
+         * evaluates the rest and the date is compared here. */
+        if (ims != NULL) {
+            apr_table_unset(r->headers_in, "If-Modified-Since");
         }
         rc = ap_meets_conditions(r);
         if (ims != NULL) {
             apr_table_setn(r->headers_in, "If-Modified-Since", ims);
+            if (rc == OK && inm == NULL && not_modified_since(r, ims)) {
+                rc = HTTP_NOT_MODIFIED;
+            }
         }
         if (rc == HTTP_NOT_MODIFIED) {
             resp.status = HTTP_NOT_MODIFIED;

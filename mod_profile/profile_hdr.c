@@ -98,9 +98,7 @@ int profile_hdr_next(const char **cursor, profile_hdr_elem_t *elem)
             p++;
         }
         name_len = (apr_size_t)(p - name);
-        if (name_len == 0 && (*p == ',' || *p == '\0')) {
-            break;                  /* a trailing ";" is harmless */
-        }
+        /* "es;" and "es;;q=1" break the grammar (RFC 9110 §5.6.6). */
         if (*p != '=' || name_len == 0) {
             elem->malformed = 1;
             break;

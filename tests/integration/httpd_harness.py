@@ -352,6 +352,7 @@ LoadModule mpm_event_module {mods}/mod_mpm_event.so
 LoadModule authz_core_module {mods}/mod_authz_core.so
 LoadModule profile_module {module}
 {user}TraceEnable off
+AllowEncodedSlashes NoDecode
 DocumentRoot "{root}/htdocs"
 <Directory />
     Require all denied

@@ -193,6 +193,19 @@ class TestConditional:
                             {"If-Modified-Since": h.http_date(ts)})
             assert r.status == 304, ts
 
+    @pytest.mark.parametrize("method", ["GET", "HEAD"])
+    def test_ims_in_the_future_is_304(self, api, B, method):
+        # "at or after Last-Modified" (CONTRACT §5), whatever the clock.
+        r = api.request(method, B + self.route,
+                        {"If-Modified-Since": "Fri, 31 Dec 2099 23:59:59 GMT"})
+        assert r.status == 304
+
+    def test_ims_that_is_not_a_date_is_ignored(self, api, B):
+        for value in ("yesterday", "", "Fri, 99 Foo 2020 00:00:00 GMT"):
+            r = api.get(B + self.route, {"If-Modified-Since": value})
+            assert r.status == 200, value
+            assert r.body
+
     def test_ims_earlier_is_200(self, api, B):
         r = api.get(B + self.route,
                     {"If-Modified-Since": h.http_date(h.DATA_MTIME - 1)})
@@ -234,6 +247,24 @@ class TestConditional:
         assert r.header("X-Content-Type-Options") == "nosniff"
         assert not r.has("Content-Length") or \
             r.header("Content-Length") == "0"
+
+    def test_failed_if_match_is_412_problem(self, api, B):
+        r = api.get(B + self.route, {"If-Match": '"nope"'})
+        assert r.status == 412
+        assert r.json()["status"] == 412
+        assert r.header("Cache-Control") == "no-store"
+        assert not r.has("ETag")
+        r = api.get(B + self.route, {"If-Match": self._tag(api, B)})
+        assert r.status == 200
+
+    @pytest.mark.parametrize("rng", ["bytes=0-10", "bytes=0-1,3-4",
+                                     "bytes=99999-"])
+    def test_range_is_ignored_whole_200(self, api, B, rng):
+        full = api.get(B + self.route)
+        r = api.get(B + self.route, {"Range": rng})
+        assert r.status == 200
+        assert r.body == full.body
+        assert r.header("Content-Type") == "application/json"
 
     def test_conditional_not_applied_to_errors(self, api, B):
         r = api.get(B + "/nope", {"If-None-Match": "*"})

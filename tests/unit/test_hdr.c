@@ -295,16 +295,20 @@ static void next_resynchronises_after_malformed_element(void **state)
     assert_int_equal(profile_hdr_next(&cur, &e), 0);
 }
 
-static void next_trailing_semicolon_is_harmless(void **state)
+static void next_empty_parameter_is_malformed(void **state)
 {
     profile_hdr_elem_t e;
-    const char *cur = "es;, en";
+    const char *cur = "es;, en;q=0.5;, fr;;q=1, de";
 
     (void)state;
     expect_token(&cur, &e, "es");
-    assert_false(e.malformed);
-    assert_int_equal(e.q, 1000);
+    assert_true(e.malformed);
     expect_token(&cur, &e, "en");
+    assert_true(e.malformed);
+    expect_token(&cur, &e, "fr");
+    assert_true(e.malformed);
+    expect_token(&cur, &e, "de");
+    assert_false(e.malformed);
     assert_int_equal(profile_hdr_next(&cur, &e), 0);
 }
 
@@ -345,7 +349,7 @@ int main(void)
         cmocka_unit_test(next_flags_bad_weight_as_malformed),
         cmocka_unit_test(next_flags_broken_parameter_syntax),
         cmocka_unit_test(next_resynchronises_after_malformed_element),
-        cmocka_unit_test(next_trailing_semicolon_is_harmless),
+        cmocka_unit_test(next_empty_parameter_is_malformed),
         cmocka_unit_test(next_element_starts_from_default_weight),
     };
 
