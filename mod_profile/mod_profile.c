@@ -15,6 +15,7 @@
 #include "http_request.h"
 #include "http_main.h"
 #include "util_filter.h"
+#include "util_cfgtree.h"
 
 #include <apr_date.h>
 #include <apr_lib.h>
@@ -186,6 +187,126 @@ static int profile_post_config(apr_pool_t *pconf, apr_pool_t *plog,
         }
     }
     return OK;
+}
+
+/*
+ * "ProfileData is required where the handler is set" (CONTRACT §1), checked
+ * while the configuration is read so that `apachectl configtest` says so,
+ * rather than every request answering 500.  httpd merges sections by URL
+ * at request time, so this is conservative: a `SetHandler profile` inside
+ * a plain <Location X> is refused only when no ProfileData stands in X, in
+ * a <Location> that X lies below, at server or virtual-host level, or in
+ * any other kind of section (whose reach cannot be judged here).
+ */
+typedef struct {
+    apr_array_header_t *handlers;   /* <Location> nodes with the handler */
+    apr_array_header_t *data_locs;  /* paths of <Location>s with data */
+    int data_elsewhere;             /* data outside plain <Location>s */
+} tree_scan_t;
+
+/* The path of a plain <Location PATH> node, or NULL. */
+static const char *plain_location(const ap_directive_t *n, apr_pool_t *p)
+{
+    char *args, *end;
+    const char *word;
+
+    if (strcasecmp(n->directive, "<Location") != 0 || n->args == NULL) {
+        return NULL;
+    }
+    args = apr_pstrdup(p, n->args);
+    end = strrchr(args, '>');
+    if (end != NULL) {
+        *end = '\0';
+    }
+    word = ap_getword_conf(p, (const char **)&args);
+    return word[0] == '\0' || word[0] == '~' ? NULL : word;
+}
+
+static void scan_tree(tree_scan_t *scan, const ap_directive_t *n,
+                      const char *loc, int other_section, apr_pool_t *p)
+{
+    for (; n != NULL; n = n->next) {
+        if (n->first_child != NULL) {
+            const char *path = plain_location(n, p);
+            int scoped = n->directive[0] == '<'
+                         && strcasecmp(n->directive, "<VirtualHost") != 0
+                         && ap_strcasestr(n->directive, "If") == NULL;
+
+            if (path != NULL) {
+                scan_tree(scan, n->first_child, path, other_section, p);
+            }
+            else {
+                scan_tree(scan, n->first_child, loc,
+                          other_section || scoped, p);
+            }
+            continue;
+        }
+        if (strcasecmp(n->directive, "ProfileData") == 0) {
+            if (loc != NULL && !other_section) {
+                APR_ARRAY_PUSH(scan->data_locs, const char *) = loc;
+            }
+            else {
+                scan->data_elsewhere = 1;
+            }
+        }
+        else if (strcasecmp(n->directive, "SetHandler") == 0
+                 && loc != NULL && !other_section && n->args != NULL) {
+            const char *args = n->args;
+            const char *word = ap_getword_conf(p, &args);
+
+            if (strcasecmp(word, PROFILE_HANDLER) == 0) {
+                APR_ARRAY_PUSH(scan->handlers, const ap_directive_t *) = n;
+            }
+        }
+    }
+}
+
+/* Non-zero when URL path `below` is `above` or lies under it. */
+static int path_within(const char *below, const char *above)
+{
+    apr_size_t n = strlen(above);
+
+    while (n > 0 && above[n - 1] == '/') {
+        n--;
+    }
+    return strncmp(below, above, n) == 0
+           && (below[n] == '\0' || below[n] == '/');
+}
+
+static int profile_check_config(apr_pool_t *pconf, apr_pool_t *plog,
+                                apr_pool_t *ptemp, server_rec *s)
+{
+    tree_scan_t scan;
+    int i, j, rv = OK;
+
+    (void)pconf;
+    (void)plog;
+    scan.handlers = apr_array_make(ptemp, 4, sizeof(ap_directive_t *));
+    scan.data_locs = apr_array_make(ptemp, 4, sizeof(char *));
+    scan.data_elsewhere = 0;
+    scan_tree(&scan, ap_conftree, NULL, 0, ptemp);
+    if (scan.data_elsewhere) {
+        return OK;
+    }
+    for (i = 0; i < scan.handlers->nelts; i++) {
+        const ap_directive_t *h = APR_ARRAY_IDX(scan.handlers, i,
+                                                const ap_directive_t *);
+        const char *loc = plain_location(h->parent, ptemp);
+        int found = 0;
+
+        for (j = 0; j < scan.data_locs->nelts && !found; j++) {
+            found = path_within(loc, APR_ARRAY_IDX(scan.data_locs, j,
+                                                   const char *));
+        }
+        if (!found) {
+            ap_log_error(APLOG_MARK, APLOG_STARTUP | APLOG_EMERG, 0, s,
+                         PROFILE_LOGNO(0004) "SetHandler profile on line %d "
+                         "of %s: no ProfileData applies to <Location %s>",
+                         h->line_num, h->filename, loc);
+            rv = HTTP_INTERNAL_SERVER_ERROR;
+        }
+    }
+    return rv;
 }
 
 static const char *set_data(cmd_parms *cmd, void *dconf, const char *arg)
@@ -469,6 +590,7 @@ static int profile_handler(request_rec *r)
 static void register_hooks(apr_pool_t *p)
 {
     (void)p;
+    ap_hook_check_config(profile_check_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_post_config(profile_post_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_handler(profile_handler, NULL, NULL, APR_HOOK_MIDDLE);
 }

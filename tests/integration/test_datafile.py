@@ -135,6 +135,33 @@ class TestConfigtestRefusesBadFiles:
         cp = server.configtest()
         assert cp.returncode == 0, cp.stderr
 
+    def test_handler_without_profile_data_fails_configtest(self,
+                                                           make_httpd):
+        # CONTRACT §1: ProfileData is required where the handler is set.
+        server = make_httpd("nodata", h.location("/api/v1", MINIMAL_FILE)
+                            + "<Location /other/api>\n"
+                            "    SetHandler profile\n</Location>\n")
+        cp = server.configtest()
+        assert cp.returncode != 0
+        out = cp.stdout + cp.stderr
+        assert "no ProfileData applies to <Location /other/api>" in out, out
+
+    def test_handler_below_location_with_data_passes_configtest(
+            self, make_httpd):
+        server = make_httpd("datatop",
+                            "<Location /api>\n    ProfileData \"%s\"\n"
+                            "    ProfileBasePath /api/v1\n</Location>\n"
+                            "<Location /api/v1>\n    Require all granted\n"
+                            "    SetHandler profile\n</Location>\n"
+                            % MINIMAL_FILE)
+        assert server.configtest().returncode == 0
+        try:
+            assert server.start().returncode == 0
+            assert server.get("/api/v1/profile").json()["name"] == \
+                "Mínima Prueba"
+        finally:
+            server.stop()
+
     def test_relative_path_is_relative_to_server_root(self, make_httpd):
         server = make_httpd("relative", "")
         h.copy_data(MINIMAL_FILE, os.path.join(server.root, "rel.json"))
