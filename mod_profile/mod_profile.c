@@ -68,21 +68,39 @@ static void *merge_dir_conf(apr_pool_t *p, void *basev, void *addv)
     return conf;
 }
 
-/* The URL path of the section a directive stands in, when it is a plain
- * <Location> (not a regex): the API's base.  NULL otherwise. */
-static const char *location_base(cmd_parms *cmd)
+/* The path of a plain <Location PATH> node, or NULL. */
+static const char *plain_location(const ap_directive_t *n, apr_pool_t *p)
 {
-    const ap_directive_t *sect = cmd->directive ? cmd->directive->parent
-                                                : NULL;
-    apr_size_t n;
-    char *base;
+    char *args, *end;
+    const char *word;
 
-    if (sect == NULL || cmd->path == NULL
-        || strcasecmp(sect->directive, "<Location") != 0
-        || sect->args == NULL || sect->args[0] == '~') {
+    if (strcasecmp(n->directive, "<Location") != 0 || n->args == NULL) {
         return NULL;
     }
-    base = apr_pstrdup(cmd->pool, cmd->path);
+    args = apr_pstrdup(p, n->args);
+    end = strrchr(args, '>');
+    if (end != NULL) {
+        *end = '\0';
+    }
+    word = ap_getword_conf(p, (const char **)&args);
+    return word[0] == '\0' || word[0] == '~' ? NULL : word;
+}
+
+/* The URL path of the section a directive stands in, when it is a plain
+ * <Location> (not a regex), without trailing slashes: the API's base.
+ * NULL otherwise. */
+static const char *location_base(cmd_parms *cmd)
+{
+    const char *path = cmd->directive && cmd->directive->parent
+                       ? plain_location(cmd->directive->parent, cmd->pool)
+                       : NULL;
+    char *base;
+    apr_size_t n;
+
+    if (path == NULL) {
+        return NULL;
+    }
+    base = apr_pstrdup(cmd->pool, path);
     n = strlen(base);
     while (n > 0 && base[n - 1] == '/') {
         base[--n] = '\0';
@@ -203,24 +221,6 @@ typedef struct {
     apr_array_header_t *data_locs;  /* paths of <Location>s with data */
     int data_elsewhere;             /* data outside plain <Location>s */
 } tree_scan_t;
-
-/* The path of a plain <Location PATH> node, or NULL. */
-static const char *plain_location(const ap_directive_t *n, apr_pool_t *p)
-{
-    char *args, *end;
-    const char *word;
-
-    if (strcasecmp(n->directive, "<Location") != 0 || n->args == NULL) {
-        return NULL;
-    }
-    args = apr_pstrdup(p, n->args);
-    end = strrchr(args, '>');
-    if (end != NULL) {
-        *end = '\0';
-    }
-    word = ap_getword_conf(p, (const char **)&args);
-    return word[0] == '\0' || word[0] == '~' ? NULL : word;
-}
 
 static void scan_tree(tree_scan_t *scan, const ap_directive_t *n,
                       const char *loc, int other_section, apr_pool_t *p)
