@@ -86,26 +86,26 @@ static const char *plain_location(const ap_directive_t *n, apr_pool_t *p)
     return word[0] == '\0' || word[0] == '~' ? NULL : word;
 }
 
+/* A copy of URL path `path` without trailing slashes ("/" gives ""). */
+static const char *base_of(const char *path, apr_pool_t *p)
+{
+    apr_size_t n = strlen(path);
+
+    while (n > 0 && path[n - 1] == '/') {
+        n--;
+    }
+    return apr_pstrmemdup(p, path, n);
+}
+
 /* The URL path of the section a directive stands in, when it is a plain
- * <Location> (not a regex), without trailing slashes: the API's base.
- * NULL otherwise. */
+ * <Location> (not a regex): the API's base.  NULL otherwise. */
 static const char *location_base(cmd_parms *cmd)
 {
     const char *path = cmd->directive && cmd->directive->parent
                        ? plain_location(cmd->directive->parent, cmd->pool)
                        : NULL;
-    char *base;
-    apr_size_t n;
 
-    if (path == NULL) {
-        return NULL;
-    }
-    base = apr_pstrdup(cmd->pool, path);
-    n = strlen(base);
-    while (n > 0 && base[n - 1] == '/') {
-        base[--n] = '\0';
-    }
-    return base;
+    return path ? base_of(path, cmd->pool) : NULL;
 }
 
 /*
@@ -339,16 +339,11 @@ static const char *set_base_path(cmd_parms *cmd, void *dconf,
                                  const char *arg)
 {
     profile_dir_conf *conf = dconf;
-    char *base = apr_pstrdup(cmd->pool, arg);
-    apr_size_t n = strlen(base);
 
-    if (base[0] != '/') {
+    if (arg[0] != '/') {
         return "ProfileBasePath: the base path must start with '/'";
     }
-    while (n > 0 && base[n - 1] == '/') {
-        base[--n] = '\0';
-    }
-    conf->base_path = base;
+    conf->base_path = base_of(arg, cmd->pool);
     return NULL;
 }
 
