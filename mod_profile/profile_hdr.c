@@ -5,6 +5,8 @@
  *
  * Pure core: no httpd headers.
  */
+#include <stddef.h>
+
 #include "profile_hdr.h"
 
 #define IS_OWS(c) ((c) == ' ' || (c) == '\t')
