@@ -428,7 +428,7 @@ static const command_rec profile_cmds[] = {
                   RSRC_CONF | ACCESS_CONF,
                   "URL path of the API base, where it is not the "
                   "<Location> holding ProfileData"),
-    {NULL}
+    {NULL, {NULL}, NULL, 0, RAW_ARGS, NULL}
 };
 
 static int apply_header(void *rv, const char *key, const char *val)
