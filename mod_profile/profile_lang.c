@@ -3,7 +3,9 @@
  * RFC 4647 basic-filtering prefix matching), as CONTRACT §4 decides:
  *
  *  - a range matches a language when equal to it, or when it starts with
- *    it followed by "-", case-insensitively ("es-MX" -> "es");
+ *    it followed by "-", case-insensitively ("es-MX" -> "es"); a range
+ *    equal to the language outranks the longer ones, which otherwise give
+ *    the language the highest weight among them;
  *  - "*" gives its weight to every language no other range names;
  *  - the highest weight wins; ties go to the range listed first, then to
  *    the data file's order; q=0 means "not this one";
@@ -48,6 +50,8 @@ static int range_valid(const char *s, apr_size_t len)
     return sub > 0;
 }
 
+/* How closely a range names a language: 2 when equal to it ("es"), 1
+ * when it starts with it followed by "-" ("es-MX"), 0 when not at all. */
 static int range_matches(const char *range, apr_size_t len, const char *lang)
 {
     apr_size_t n = strlen(lang);
@@ -55,13 +59,14 @@ static int range_matches(const char *range, apr_size_t len, const char *lang)
     if (len < n || apr_cstr_casecmpn(range, lang, n) != 0) {
         return 0;
     }
-    return len == n || range[n] == '-';
+    return len == n ? 2 : range[n] == '-' ? 1 : 0;
 }
 
 int profile_lang_choose(const char *header, const char *const *langs,
                         int nlangs)
 {
-    /* Per language: best weight from a naming range, and where it was. */
+    /* Per language: the weight the closest naming ranges give it (the
+     * highest of them), where that range stands, and how close it is. */
     int weight[PROFILE_LANG_MAX], order[PROFILE_LANG_MAX];
     int named[PROFILE_LANG_MAX];
     int star_q = -1, star_order = 0;
@@ -94,12 +99,15 @@ int profile_lang_choose(const char *header, const char *const *langs,
             continue;
         }
         for (i = 0; i < nlangs; i++) {
-            if (range_matches(e.token, e.token_len, langs[i])) {
-                named[i] = 1;
-                if (e.q > weight[i]) {
-                    weight[i] = e.q;
-                    order[i] = pos;
-                }
+            int how = range_matches(e.token, e.token_len, langs[i]);
+
+            /* A range naming the language itself outranks ranges that
+             * only start with it: "es;q=0, es-MX" does not serve es. */
+            if (how > named[i] || (how == named[i] && how > 0
+                                   && e.q > weight[i])) {
+                named[i] = how;
+                weight[i] = e.q;
+                order[i] = pos;
             }
         }
     }

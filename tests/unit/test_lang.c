@@ -38,6 +38,33 @@ static int choose_es_en(const char *h)
         assert_int_equal(got_, (want));                                    \
     } while (0)
 
+/* ------------------------------------- several ranges, one language */
+
+static void exact_range_q0_outranks_longer_range(void **state)
+{
+    (void)state;
+    assert_chooses(choose_es_en("es;q=0, es-MX, en;q=0.1"), EN_);
+    assert_chooses(choose_es_en("es-MX, es;q=0, en;q=0.1"), EN_);
+}
+
+static void exact_range_weight_outranks_longer_range(void **state)
+{
+    (void)state;
+    assert_chooses(choose("es;q=0.2, es-MX;q=0.9, en;q=0.5"), EN);
+}
+
+static void longer_range_q0_does_not_veto_exact_range(void **state)
+{
+    (void)state;
+    assert_chooses(choose("en-GB;q=0, en;q=0.5, es;q=0.4"), EN);
+}
+
+static void longer_ranges_give_their_highest_weight(void **state)
+{
+    (void)state;
+    assert_chooses(choose("es-MX;q=0.3, en;q=0.5, es-AR;q=0.8"), ES);
+}
+
 /* ------------------------------------------------ contract examples */
 
 static void en_q0_then_star_selects_es(void **state)
@@ -413,6 +440,10 @@ int main(void)
         UNIT_TEST(many_ranges_are_all_considered),
         cmocka_unit_test(three_languages_pick_the_third),
         cmocka_unit_test(sixteen_languages_choose_the_last),
+        cmocka_unit_test(exact_range_q0_outranks_longer_range),
+        cmocka_unit_test(exact_range_weight_outranks_longer_range),
+        cmocka_unit_test(longer_range_q0_does_not_veto_exact_range),
+        cmocka_unit_test(longer_ranges_give_their_highest_weight),
     };
 
     return cmocka_run_group_tests(tests, unit_group_setup,
