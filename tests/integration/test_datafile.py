@@ -103,6 +103,16 @@ def _message_lines(cp, path):
 
 
 # CONTRACT §9
+def _passes_and_serves_minimal(server):
+    assert server.configtest().returncode == 0
+    try:
+        assert server.start().returncode == 0
+        assert server.get("/api/v1/profile").json()["name"] == \
+            "Mínima Prueba"
+    finally:
+        server.stop()
+
+
 class TestConfigtestRefusesBadFiles:
     @pytest.mark.parametrize("kind", sorted(BAD_FILES))
     def test_configtest_names_file_and_problem(self, make_httpd, workdir,
@@ -154,25 +164,13 @@ class TestConfigtestRefusesBadFiles:
                             "<Location /api/v1>\n    Require all granted\n"
                             "    SetHandler profile\n</Location>\n"
                             % MINIMAL_FILE)
-        assert server.configtest().returncode == 0
-        try:
-            assert server.start().returncode == 0
-            assert server.get("/api/v1/profile").json()["name"] == \
-                "Mínima Prueba"
-        finally:
-            server.stop()
+        _passes_and_serves_minimal(server)
 
     def test_relative_path_is_relative_to_server_root(self, make_httpd):
         server = make_httpd("relative", "")
         h.copy_data(MINIMAL_FILE, os.path.join(server.root, "rel.json"))
         server.write_conf(h.location("/api/v1", "rel.json"))
-        assert server.configtest().returncode == 0
-        try:
-            assert server.start().returncode == 0
-            assert server.get("/api/v1/profile").json()["name"] == \
-                "Mínima Prueba"
-        finally:
-            server.stop()
+        _passes_and_serves_minimal(server)
 
 
 # CONTRACT §9 (start-up with a bad file fails)
