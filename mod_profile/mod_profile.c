@@ -213,7 +213,7 @@ static int profile_post_config(apr_pool_t *pconf, apr_pool_t *plog,
  * rather than every request answering 500.  httpd merges sections by URL
  * at request time, so this is conservative: a `SetHandler profile` inside
  * a plain <Location X> is refused only when no ProfileData stands in X, in
- * a <Location> that X lies below, at server or virtual-host level, or in
+ * a <Location> above or below X, at server or virtual-host level, or in
  * any other kind of section (whose reach cannot be judged here).
  */
 typedef struct {
@@ -295,8 +295,9 @@ static int profile_check_config(apr_pool_t *pconf, apr_pool_t *plog,
         int found = 0;
 
         for (j = 0; j < scan.data_locs->nelts && !found; j++) {
-            found = path_within(loc, APR_ARRAY_IDX(scan.data_locs, j,
-                                                   const char *));
+            const char *d = APR_ARRAY_IDX(scan.data_locs, j, const char *);
+
+            found = path_within(loc, d) || path_within(d, loc);
         }
         if (!found) {
             ap_log_error(APLOG_MARK, APLOG_STARTUP | APLOG_EMERG, 0, s,
