@@ -18,6 +18,7 @@
 #include "util_cfgtree.h"
 
 #include <apr_date.h>
+#include <apr_fnmatch.h>
 #include <apr_lib.h>
 #include <apr_strings.h>
 
@@ -31,7 +32,9 @@
 APLOG_USE_MODULE(profile);
 
 typedef struct {
-    const profile_store_t *store;   /* from ProfileData; NULL: unset */
+    const char *data_path;          /* ProfileData; NULL: unset */
+    const profile_store_t *store;   /* its data; NULL if it failed to load
+                                     * in a restart (see load_kept) */
     const char *data_base;          /* the <Location> holding ProfileData */
     const char *base_path;          /* ProfileBasePath; NULL: unset */
     apr_array_header_t *origins;    /* NULL: "*" */
@@ -53,11 +56,13 @@ static void *merge_dir_conf(apr_pool_t *p, void *basev, void *addv)
     profile_dir_conf *base = basev, *add = addv;
     profile_dir_conf *conf = apr_pcalloc(p, sizeof(*conf));
 
-    if (add->store != NULL) {
+    if (add->data_path != NULL) {
+        conf->data_path = add->data_path;
         conf->store = add->store;
         conf->data_base = add->data_base;
     }
     else {
+        conf->data_path = base->data_path;
         conf->store = base->store;
         conf->data_base = base->data_base;
     }
@@ -83,7 +88,9 @@ static const char *plain_location(const ap_directive_t *n, apr_pool_t *p)
         *end = '\0';
     }
     word = ap_getword_conf(p, (const char **)&args);
-    return word[0] == '\0' || word[0] == '~' ? NULL : word;
+    /* "~ regex" and wildcard paths are not plain paths. */
+    return word[0] == '\0' || word[0] == '~' || apr_fnmatch_test(word)
+           ? NULL : word;
 }
 
 /* A copy of URL path `path` without trailing slashes ("/" gives ""). */
@@ -97,13 +104,31 @@ static const char *base_of(const char *path, apr_pool_t *p)
     return apr_pstrmemdup(p, path, n);
 }
 
-/* The URL path of the section a directive stands in, when it is a plain
- * <Location> (not a regex): the API's base.  NULL otherwise. */
+/* Non-zero for sections that do not change which URLs a directive
+ * applies to: <If...>/<Else...> conditions, <IfModule>, <IfDefine>... */
+static int transparent_section(const ap_directive_t *n)
+{
+    return strncasecmp(n->directive, "<If", 3) == 0
+           || strncasecmp(n->directive, "<Else", 5) == 0;
+}
+
+/* The URL path of the plain <Location> (not a regex) that directive `n`
+ * stands in, looking through transparent sections; NULL otherwise. */
+static const char *enclosing_location(const ap_directive_t *n,
+                                      apr_pool_t *p)
+{
+    const ap_directive_t *sect = n ? n->parent : NULL;
+
+    while (sect != NULL && transparent_section(sect)) {
+        sect = sect->parent;
+    }
+    return sect ? plain_location(sect, p) : NULL;
+}
+
+/* The API's base where ProfileData stands: its <Location>'s path. */
 static const char *location_base(cmd_parms *cmd)
 {
-    const char *path = cmd->directive && cmd->directive->parent
-                       ? plain_location(cmd->directive->parent, cmd->pool)
-                       : NULL;
+    const char *path = enclosing_location(cmd->directive, cmd->pool);
 
     return path ? base_of(path, cmd->pool) : NULL;
 }
@@ -139,6 +164,12 @@ static apr_hash_t *registry(apr_pool_t *ppool)
     return reg;
 }
 
+/* Loads `path` for a section of the real configuration.  Returns an error
+ * only at start-up; in a restarting parent a bad file is logged and the
+ * last good data of that file is served (none yet: *out stays NULL and
+ * the section answers 500 until a good reload).  The error log of a
+ * restarting parent is its stderr until the new logs are open, so the
+ * messages go there (server NULL). */
 static const char *load_kept(const profile_store_t **out, cmd_parms *cmd,
                              const char *path)
 {
@@ -170,13 +201,20 @@ static const char *load_kept(const profile_store_t **out, cmd_parms *cmd,
         *out = store;
         return NULL;
     }
+    err = apr_pstrdup(cmd->pool, err);
     apr_pool_destroy(np);
-    if (h->store == NULL || gen <= 1) {
+    if (gen <= 1) {
         return err;                 /* start-up with a bad file fails */
     }
-    ap_log_error(APLOG_MARK, APLOG_ERR, 0, cmd->server, PROFILE_LOGNO(0003)
-                 "ProfileData: %s; still serving the last good data of "
-                 "%s", err, path);
+    if (h->store == NULL) {
+        ap_log_error(APLOG_MARK, APLOG_ERR, 0, NULL, PROFILE_LOGNO(0005)
+                     "ProfileData: %s; no good data of this file was loaded "
+                     "before, so its locations answer 500 until a reload "
+                     "with a good file", err);
+        return NULL;
+    }
+    ap_log_error(APLOG_MARK, APLOG_ERR, 0, NULL, PROFILE_LOGNO(0003)
+                 "ProfileData: %s; still serving the last good data", err);
     h->generation = gen;
     *out = h->store;
     return NULL;
@@ -217,45 +255,80 @@ static int profile_post_config(apr_pool_t *pconf, apr_pool_t *plog,
  * any other kind of section (whose reach cannot be judged here).
  */
 typedef struct {
-    apr_array_header_t *handlers;   /* <Location> nodes with the handler */
-    apr_array_header_t *data_locs;  /* paths of <Location>s with data */
+    const ap_directive_t *node;     /* the SetHandler directive */
+    const char *loc;                /* the base of its <Location> */
+} handler_t;
+
+#define LOC_DATA 1                  /* the <Location> has ProfileData */
+#define LOC_BASE 2                  /* ... or ProfileBasePath */
+
+typedef struct {
+    apr_array_header_t *handlers;   /* handler_t */
+    apr_hash_t *locs;               /* base of a <Location> -> LOC_ bits */
     int data_elsewhere;             /* data outside plain <Location>s */
 } tree_scan_t;
 
+static void mark(tree_scan_t *scan, const char *loc, int bit)
+{
+    int *bits = apr_hash_get(scan->locs, loc, APR_HASH_KEY_STRING);
+
+    if (bits == NULL) {
+        bits = apr_pcalloc(apr_hash_pool_get(scan->locs), sizeof(*bits));
+        apr_hash_set(scan->locs, loc, APR_HASH_KEY_STRING, bits);
+    }
+    *bits |= bit;
+}
+
+static int marks(tree_scan_t *scan, const char *loc)
+{
+    int *bits = apr_hash_get(scan->locs, loc, APR_HASH_KEY_STRING);
+
+    return bits ? *bits : 0;
+}
+
+/* Walks the tree below `n`; `loc` is the base of the enclosing plain
+ * <Location>, `other` is set inside any other kind of section. */
 static void scan_tree(tree_scan_t *scan, const ap_directive_t *n,
-                      const char *loc, int other_section, apr_pool_t *p)
+                      const char *loc, int other, apr_pool_t *p)
 {
     for (; n != NULL; n = n->next) {
         if (n->first_child != NULL) {
             const char *path = plain_location(n, p);
-            int scoped = n->directive[0] == '<'
-                         && strcasecmp(n->directive, "<VirtualHost") != 0
-                         && ap_strcasestr(n->directive, "If") == NULL;
 
             if (path != NULL) {
-                scan_tree(scan, n->first_child, path, other_section, p);
+                scan_tree(scan, n->first_child, base_of(path, p), other, p);
+            }
+            else if (transparent_section(n)
+                     || strcasecmp(n->directive, "<VirtualHost") == 0) {
+                scan_tree(scan, n->first_child, loc, other, p);
             }
             else {
-                scan_tree(scan, n->first_child, loc,
-                          other_section || scoped, p);
+                scan_tree(scan, n->first_child, loc, 1, p);
             }
             continue;
         }
         if (strcasecmp(n->directive, "ProfileData") == 0) {
-            if (loc != NULL && !other_section) {
-                APR_ARRAY_PUSH(scan->data_locs, const char *) = loc;
+            if (loc != NULL && !other) {
+                mark(scan, loc, LOC_DATA);
             }
             else {
                 scan->data_elsewhere = 1;
             }
         }
+        else if (strcasecmp(n->directive, "ProfileBasePath") == 0) {
+            if (loc != NULL && !other) {
+                mark(scan, loc, LOC_BASE);
+            }
+        }
         else if (strcasecmp(n->directive, "SetHandler") == 0
-                 && loc != NULL && !other_section && n->args != NULL) {
+                 && loc != NULL && !other && n->args != NULL) {
             const char *args = n->args;
             const char *word = ap_getword_conf(p, &args);
 
             if (strcasecmp(word, PROFILE_HANDLER) == 0) {
-                APR_ARRAY_PUSH(scan->handlers, const ap_directive_t *) = n;
+                handler_t *h = apr_array_push(scan->handlers);
+                h->node = n;
+                h->loc = loc;
             }
         }
     }
@@ -266,45 +339,72 @@ static int path_within(const char *below, const char *above)
 {
     apr_size_t n = strlen(above);
 
-    while (n > 0 && above[n - 1] == '/') {
-        n--;
-    }
     return strncmp(below, above, n) == 0
            && (below[n] == '\0' || below[n] == '/');
+}
+
+/* What is wrong with handler `h`, or NULL. */
+static const char *handler_problem(tree_scan_t *scan, const handler_t *h,
+                                   apr_pool_t *p)
+{
+    apr_hash_index_t *hi;
+    const char *above = NULL;
+
+    if (scan->data_elsewhere || (marks(scan, h->loc) & LOC_DATA)) {
+        return NULL;
+    }
+    for (hi = apr_hash_first(p, scan->locs); hi; hi = apr_hash_next(hi)) {
+        const char *loc = apr_hash_this_key(hi);
+
+        if (!(marks(scan, loc) & LOC_DATA)) {
+            continue;
+        }
+        if (path_within(loc, h->loc)) {
+            return NULL;            /* data deeper down: some URLs work */
+        }
+        if (path_within(h->loc, loc)
+            && ((marks(scan, loc) | marks(scan, h->loc)) & LOC_BASE)) {
+            return NULL;
+        }
+        if (path_within(h->loc, loc)) {
+            above = loc;
+        }
+    }
+    if (above != NULL) {
+        return apr_psprintf(p, "its ProfileData stands in <Location %s>, "
+                            "which would make that the API's base: move "
+                            "ProfileData into <Location %s> or add "
+                            "ProfileBasePath %s", above[0] ? above : "/",
+                            h->loc, h->loc);
+    }
+    return apr_psprintf(p, "no ProfileData applies to <Location %s>",
+                        h->loc[0] ? h->loc : "/");
 }
 
 static int profile_check_config(apr_pool_t *pconf, apr_pool_t *plog,
                                 apr_pool_t *ptemp, server_rec *s)
 {
     tree_scan_t scan;
-    int i, j, rv = OK;
+    int i, rv = OK;
+    /* A restarting parent must not die of it: it only logs. */
+    int fatal = ap_state_query(AP_SQ_CONFIG_GEN) <= 1;
 
     (void)pconf;
     (void)plog;
-    scan.handlers = apr_array_make(ptemp, 4, sizeof(ap_directive_t *));
-    scan.data_locs = apr_array_make(ptemp, 4, sizeof(char *));
+    scan.handlers = apr_array_make(ptemp, 4, sizeof(handler_t));
+    scan.locs = apr_hash_make(ptemp);
     scan.data_elsewhere = 0;
     scan_tree(&scan, ap_conftree, NULL, 0, ptemp);
-    if (scan.data_elsewhere) {
-        return OK;
-    }
     for (i = 0; i < scan.handlers->nelts; i++) {
-        const ap_directive_t *h = APR_ARRAY_IDX(scan.handlers, i,
-                                                const ap_directive_t *);
-        const char *loc = plain_location(h->parent, ptemp);
-        int found = 0;
+        const handler_t *h = &APR_ARRAY_IDX(scan.handlers, i, handler_t);
+        const char *problem = handler_problem(&scan, h, ptemp);
 
-        for (j = 0; j < scan.data_locs->nelts && !found; j++) {
-            const char *d = APR_ARRAY_IDX(scan.data_locs, j, const char *);
-
-            found = path_within(loc, d) || path_within(d, loc);
-        }
-        if (!found) {
-            ap_log_error(APLOG_MARK, APLOG_STARTUP | APLOG_EMERG, 0, s,
-                         PROFILE_LOGNO(0004) "SetHandler profile on line %d "
-                         "of %s: no ProfileData applies to <Location %s>",
-                         h->line_num, h->filename, loc);
-            rv = HTTP_INTERNAL_SERVER_ERROR;
+        if (problem != NULL) {
+            ap_log_error(APLOG_MARK, APLOG_STARTUP | APLOG_EMERG, 0,
+                         fatal ? s : NULL, PROFILE_LOGNO(0004)
+                         "SetHandler profile on line %d of %s: %s",
+                         h->node->line_num, h->node->filename, problem);
+            rv = fatal ? HTTP_INTERNAL_SERVER_ERROR : OK;
         }
     }
     return rv;
@@ -332,6 +432,7 @@ static const char *set_data(cmd_parms *cmd, void *dconf, const char *arg)
     if (err != NULL) {
         return apr_pstrcat(cmd->pool, "ProfileData: ", err, NULL);
     }
+    conf->data_path = apr_pstrdup(cmd->pool, path);
     conf->data_base = location_base(cmd);
     return NULL;
 }
@@ -516,11 +617,15 @@ static int profile_handler(request_rec *r)
     base = conf->base_path ? conf->base_path : conf->data_base;
     if (conf->store == NULL || base == NULL) {
         ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, PROFILE_LOGNO(0001)
-                      "SetHandler profile is set for %s but %s", r->uri,
-                      conf->store == NULL
-                      ? "no ProfileData applies there"
-                      : "ProfileData is not inside a <Location>; set "
-                        "ProfileBasePath");
+                      "SetHandler profile is set for %s but %s%s", r->uri,
+                      conf->store != NULL
+                      ? "ProfileData is not inside a <Location>; set "
+                        "ProfileBasePath"
+                      : conf->data_path != NULL
+                      ? "the last restart could not load "
+                      : "no ProfileData applies there",
+                      conf->store == NULL && conf->data_path != NULL
+                      ? conf->data_path : "");
         site.store = NULL;
         req.path = "";
         profile_api_answer(&resp, &site, &req, r->pool);

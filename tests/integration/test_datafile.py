@@ -156,6 +156,26 @@ class TestConfigtestRefusesBadFiles:
         out = cp.stdout + cp.stderr
         assert "no ProfileData applies to <Location /other/api>" in out, out
 
+    def test_data_only_in_parent_location_fails_configtest(self,
+                                                           make_httpd):
+        # The base would be the parent's path: every route a 404.
+        server = make_httpd("parentdata",
+                            "<Location /api>\n    ProfileData \"%s\"\n"
+                            "</Location>\n<Location /api/v1>\n"
+                            "    SetHandler profile\n</Location>\n"
+                            % MINIMAL_FILE)
+        cp = server.configtest()
+        assert cp.returncode != 0
+        assert "ProfileBasePath /api/v1" in cp.stdout + cp.stderr
+
+    def test_handler_in_if_section_passes_configtest(self, make_httpd):
+        server = make_httpd("ifsection",
+                            "<Location /api/v1>\n    Require all granted\n"
+                            "    ProfileData \"%s\"\n    <If \"true\">\n"
+                            "        SetHandler profile\n    </If>\n"
+                            "</Location>\n" % MINIMAL_FILE)
+        _passes_and_serves_minimal(server)
+
     def test_handler_below_location_with_data_passes_configtest(
             self, make_httpd):
         server = make_httpd("datatop",
@@ -314,6 +334,54 @@ class TestReload:
         log = server.read_log()
         assert any(server.data_path in ln for ln in log.splitlines()
                    if h.LOG_PROBLEM.search(ln)), log
+
+
+    @pytest.mark.allow_log(r"profile:error\]")
+    def test_raw_signal_with_bad_file_in_virtual_host_is_logged(
+            self, make_httpd, workdir, sample):
+        d = os.path.join(workdir, "vhost-%d" % time.monotonic_ns())
+        os.makedirs(d)
+        path = os.path.join(d, "profile.json")
+        h.copy_data(MINIMAL_FILE, path)
+        server = make_httpd("vhost", "")
+        server.write_conf("<VirtualHost 127.0.0.1:%d>\n%s</VirtualHost>\n"
+                          % (server.port, h.location("/api/v1", path)))
+        assert server.start().returncode == 0
+        try:
+            before = _snapshot(server)
+            maker, _ = BAD_FILES["unknown_key"]
+            _write(path, maker(sample), h.DATA_MTIME + 30)
+            os.kill(server.pid, signal.SIGUSR1)
+            assert _wait_for(lambda: "PROFILE0003" in server.read_log())
+            assert server.running()
+            assert _snapshot(server) == before
+            assert path in server.read_log()
+        finally:
+            server.stop()
+
+    @pytest.mark.allow_log(r"profile:error\]")
+    def test_new_location_with_bad_file_does_not_take_server_down(
+            self, reloadable, workdir, sample):
+        """A restart that adds a <Location> whose file is bad (no earlier
+        good data to keep) leaves the rest of the server serving."""
+        server = reloadable
+        before = _snapshot(server)
+        bad = os.path.join(os.path.dirname(server.data_path), "new.json")
+        maker, _ = BAD_FILES["syntax"]
+        _write(bad, maker(sample), h.DATA_MTIME)
+        server.write_conf(server.body + h.location("/new/api/v1", bad))
+        os.kill(server.pid, signal.SIGUSR1)
+        assert _wait_for(lambda: "PROFILE0005" in server.read_log())
+        time.sleep(0.5)
+        assert server.running()
+        assert _snapshot(server) == before
+        r = server.get("/new/api/v1/profile")
+        assert r.status == 500
+        assert r.json()["status"] == 500
+        h.copy_data(MINIMAL_FILE, bad)
+        os.kill(server.pid, signal.SIGUSR1)
+        assert _wait_for(lambda: server.get("/new/api/v1/profile").status
+                         == 200)
 
 
 # CONTRACT §1 (several <Location>s, nested <Location>)
