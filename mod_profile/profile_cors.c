@@ -28,17 +28,19 @@ int profile_cors_apply(apr_table_t *headers,
     }
     if (allow != NULL) {
         apr_table_setn(headers, "Access-Control-Allow-Origin", allow);
-        if (preflight) {
-            apr_table_setn(headers, "Access-Control-Allow-Methods",
-                           "GET, HEAD, OPTIONS");
-            apr_table_setn(headers, "Access-Control-Allow-Headers",
-                           "Accept-Language, If-None-Match, "
-                           "If-Modified-Since");
-            apr_table_setn(headers, "Access-Control-Max-Age", "7200");
-        }
-        else {
-            apr_table_setn(headers, "Access-Control-Expose-Headers", "ETag");
-        }
+    }
+    /* The rest does not depend on the origin (CONTRACT §6 lists it for
+     * every preflight and every other response); without
+     * Access-Control-Allow-Origin a browser ignores it. */
+    if (preflight) {
+        apr_table_setn(headers, "Access-Control-Allow-Methods",
+                       "GET, HEAD, OPTIONS");
+        apr_table_setn(headers, "Access-Control-Allow-Headers",
+                       "Accept-Language, If-None-Match, If-Modified-Since");
+        apr_table_setn(headers, "Access-Control-Max-Age", "7200");
+    }
+    else {
+        apr_table_setn(headers, "Access-Control-Expose-Headers", "ETag");
     }
     return origins != NULL;
 }

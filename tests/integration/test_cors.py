@@ -127,6 +127,18 @@ class TestOriginList:
         assert r.status == 200
         assert not r.has("Access-Control-Allow-Origin")
         assert "origin" in r.tokens("Vary")
+        # Only the allowed origin depends on Origin (CONTRACT §6).
+        assert r.header("Access-Control-Allow-Methods") == ALLOW_METHODS
+        assert r.header("Access-Control-Max-Age") == "7200"
+
+    @pytest.mark.parametrize("origin", [None, "https://c.example"])
+    def test_other_origin_still_gets_expose_headers(self, api, origin):
+        for method, target, hdrs, _ in _all_samples(origin):
+            if method == "OPTIONS" and "Access-Control-Request-Method" in hdrs:
+                continue
+            r = api.request(method, self.base + target, hdrs)
+            assert "etag" in r.tokens("Access-Control-Expose-Headers"), \
+                (origin, method, target, r)
 
     def test_same_body_and_etag_as_star_location(self, api, B):
         a = api.get(B + "/metrics")
