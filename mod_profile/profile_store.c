@@ -295,7 +295,13 @@ static int check_value(vctx_t *c, const field_t *f, json_t *v,
     json_t *el;
 
     if (json_is_null(v)) {
-        return fail(c, at, "null is not allowed");
+        static const char *const expected[] = {
+            "a text value", "an array of text values", "an id",
+            "a kind", "a string", "an object", "an array of objects",
+            "an array of language tags"
+        };
+        return fail(c, at, "null is not allowed (expected %s)",
+                    expected[f->kind]);
     }
     switch (f->kind) {
     case K_TEXT:
@@ -327,7 +333,9 @@ static int check_value(vctx_t *c, const field_t *f, json_t *v,
         json_array_foreach(v, i, el) {
             path_t here = {at, NULL, i};
             if (json_is_null(el)) {
-                return fail(c, &here, "null is not allowed");
+                return fail(c, &here, "null is not allowed (expected %s)",
+                            f->kind == K_TEXTLIST ? "a text value"
+                                                  : "an object");
             }
             if (f->kind == K_TEXTLIST ? check_text(c, el, &here)
                                       : check_object(c, f->sub, el, &here)) {
