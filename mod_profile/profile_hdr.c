@@ -63,6 +63,7 @@ int profile_hdr_next(const char **cursor, profile_hdr_elem_t *elem)
 {
     const char *p = *cursor;
     const char *end;
+    int seen_q = 0;
 
     if (p == NULL) {
         return 0;
@@ -109,7 +110,8 @@ int profile_hdr_next(const char **cursor, profile_hdr_elem_t *elem)
         p = skip_value(p, &elem->malformed);
         if (name_len == 1 && (name[0] == 'q' || name[0] == 'Q')) {
             int q = profile_hdr_qvalue(value, (apr_size_t)(p - value));
-            if (q < 0) {
+            /* One weight at most (RFC 9110 §12.4.2). */
+            if (q < 0 || seen_q++) {
                 elem->malformed = 1;
             }
             else {

@@ -254,7 +254,7 @@ static void next_flags_bad_weight_as_malformed(void **state)
 {
     static const char *const bad[] = {
         "es;q=abc", "es;q=1.5", "es;q=0.1234", "es;q=", "es;q=.5",
-        "es;q=-1", "es;q=0.5x"
+        "es;q=-1", "es;q=0.5x", "es;q=0;q=1", "es;q=0.5;Q=0.9"
     };
 
     (void)state;
