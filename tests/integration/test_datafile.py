@@ -344,7 +344,8 @@ class TestReload:
         path = os.path.join(d, "profile.json")
         h.copy_data(MINIMAL_FILE, path)
         server = make_httpd("vhost", "")
-        server.write_conf("<VirtualHost 127.0.0.1:%d>\n%s</VirtualHost>\n"
+        server.write_conf("<VirtualHost 127.0.0.1:%d>\n"
+                          "ServerName vhost.test\n%s</VirtualHost>\n"
                           % (server.port, h.location("/api/v1", path)))
         assert server.start().returncode == 0
         try:
