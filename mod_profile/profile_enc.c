@@ -75,17 +75,34 @@ profile_enc_e profile_enc_choose(const char *ae, unsigned available)
     return (profile_enc_e)best;
 }
 
-/* gzip (RFC 1952) through zlib: window bits 15 + 16 selects the gzip
- * wrapper; no file name or time in the header, so the bytes (and the
- * ETag) depend on the data only. */
-static int gzip_compress(char *out, apr_size_t *out_len, const char *src,
-                         apr_size_t len)
+#define BR_SMALL (64 * 1024)
+
+/* The base-2 logarithm of the smallest power of two >= n, within
+ * [lo, hi]. */
+static int bits_for(apr_size_t n, int lo, int hi)
+{
+    int bits = lo;
+
+    while (bits < hi && ((apr_size_t)1 << bits) < n) {
+        bits++;
+    }
+    return bits;
+}
+
+/* gzip (RFC 1952) through zlib: window bits + 16 selects the gzip
+ * wrapper, whose header holds no file name or time.  Window and hash
+ * sizes follow the input, so a small body does not pay for setting up
+ * (and clearing) the tables of a large one. */
+static int gzip_compress(char *out, apr_size_t *out_len, int level,
+                         const char *src, apr_size_t len)
 {
     z_stream zs;
-    int rc;
+    int rc, wbits = bits_for(len, 9, 15);
+    int mem = bits_for(len, 7, 16) - 7;
 
     memset(&zs, 0, sizeof(zs));
-    if (deflateInit2(&zs, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 9,
+    if (deflateInit2(&zs, level == PROFILE_ENC_LEVEL_BEST ? 9 : 6,
+                     Z_DEFLATED, wbits + 16, mem < 1 ? 1 : mem,
                      Z_DEFAULT_STRATEGY) != Z_OK) {
         return 0;
     }
@@ -99,46 +116,48 @@ static int gzip_compress(char *out, apr_size_t *out_len, const char *src,
     return rc == Z_STREAM_END;
 }
 
-static int br_compress(char *out, apr_size_t *out_len, const char *src,
-                       apr_size_t len)
+static int br_compress(char *out, apr_size_t *out_len, int level,
+                       const char *src, apr_size_t len)
 {
     size_t n = *out_len;
-    int lgwin = BROTLI_MIN_WINDOW_BITS;
+
     /* A window no larger than the input keeps the encoder's tables (and
-     * its time) small for small bodies; the output is the same size. */
-    while (lgwin < BROTLI_MAX_WINDOW_BITS && ((size_t)1 << lgwin) < len) {
-        lgwin++;
-    }
-    if (!BrotliEncoderCompress(BROTLI_MAX_QUALITY, lgwin, BROTLI_MODE_TEXT,
-                               len, (const uint8_t *)src, &n,
-                               (uint8_t *)out)) {
+     * its time) small for small bodies. */
+    /* Beyond the best level, the quality follows the size: on small
+     * bodies brotli's fixed cost per call dominates, and quality 1 costs
+     * a quarter of quality 5 for a few percent of size. */
+    if (!BrotliEncoderCompress(level == PROFILE_ENC_LEVEL_BEST
+                               ? BROTLI_MAX_QUALITY
+                               : len < BR_SMALL ? 1 : 5,
+                               bits_for(len, BROTLI_MIN_WINDOW_BITS,
+                                        BROTLI_MAX_WINDOW_BITS),
+                               BROTLI_MODE_TEXT, len, (const uint8_t *)src,
+                               &n, (uint8_t *)out)) {
         return 0;
     }
     *out_len = n;
     return 1;
 }
 
-const char *profile_enc_compress(apr_size_t *out_len, profile_enc_e enc,
-                                 const char *src, apr_size_t len,
-                                 apr_pool_t *p)
+char *profile_enc_compress(apr_size_t *out_len, profile_enc_e enc,
+                           int level, const char *src, apr_size_t len)
 {
     /* Only a result smaller than the input is worth keeping, so the
-     * scratch buffer needs no more room than the input; the kept bytes
-     * are copied out at their exact size. */
+     * buffer needs no more room than the input. */
     apr_size_t n = len;
-    char *scratch = len > 0 ? malloc(len) : NULL;
-    const char *out = NULL;
+    char *out = len > 0 ? malloc(len) : NULL;
     int ok = 0;
 
-    if (scratch != NULL) {
-        ok = enc == PROFILE_ENC_GZIP ? gzip_compress(scratch, &n, src, len)
-             : enc == PROFILE_ENC_BR ? br_compress(scratch, &n, src, len)
+    if (out != NULL) {
+        ok = enc == PROFILE_ENC_GZIP ? gzip_compress(out, &n, level, src, len)
+             : enc == PROFILE_ENC_BR ? br_compress(out, &n, level, src, len)
              : 0;
     }
-    if (ok && n < len) {
-        out = apr_pmemdup(p, scratch, n);
+    if (!ok || n >= len) {
+        free(out);
+        *out_len = 0;
+        return NULL;
     }
-    free(scratch);
-    *out_len = out != NULL ? n : 0;
+    *out_len = n;
     return out;
 }

@@ -29,11 +29,18 @@ extern const char *const profile_enc_names[PROFILE_ENC_COUNT];
  * elements are skipped. */
 profile_enc_e profile_enc_choose(const char *ae, unsigned available);
 
-/* Compresses src[0..len) with `enc` (gzip or br) at the strongest level
- * into pool p.  Returns NULL (and *out_len 0) when the result would not
- * be smaller than the input or the compressor failed. */
-const char *profile_enc_compress(apr_size_t *out_len, profile_enc_e enc,
-                                 const char *src, apr_size_t len,
-                                 apr_pool_t *p);
+/* Compression levels for profile_enc_compress. */
+#define PROFILE_ENC_LEVEL_BEST 0    /* gzip 9, br 11 */
+#define PROFILE_ENC_LEVEL_FAST 1    /* gzip 6, br 5 (1 below 64 KB) */
+/* Up to this many bytes in all, a load uses the strongest level. */
+#define PROFILE_ENC_BEST_LIMIT (128 * 1024)
+
+/* Compresses src[0..len) with `enc` (gzip or br) at `level` into a
+ * malloc'd buffer the caller frees.  Returns NULL (and *out_len 0) when
+ * the result would not be smaller than the input or the compressor
+ * failed.  The bytes depend only on the input, enc and level (no time
+ * or name in the gzip header), so the same data gives the same ETags. */
+char *profile_enc_compress(apr_size_t *out_len, profile_enc_e enc,
+                           int level, const char *src, apr_size_t len);
 
 #endif

@@ -14,7 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
+#include <apr_atomic.h>
 #include <apr_file_io.h>
+#include <apr_thread_proc.h>
 #include <apr_lib.h>
 #include <apr_sha1.h>
 #include <apr_cstr.h>
@@ -136,12 +140,13 @@ static const struct {
     const char *key;
     const field_t *fields;
     const char *search[3];
+    int alone;                  /* elements are served alone, by id */
 } collections[PROFILE_COLL_COUNT] = {
-    {"skills", skill_fields, {"title", "skills", NULL}},
-    {"experience", experience_fields, {"company", NULL, NULL}},
-    {"education", education_fields, {NULL, NULL, NULL}},
-    {"caseStudies", case_study_fields, {"organization", NULL, NULL}},
-    {"metrics", metric_fields, {NULL, NULL, NULL}}
+    {"skills", skill_fields, {"title", "skills", NULL}, 0},
+    {"experience", experience_fields, {"company", NULL, NULL}, 1},
+    {"education", education_fields, {NULL, NULL, NULL}, 0},
+    {"caseStudies", case_study_fields, {"organization", NULL, NULL}, 1},
+    {"metrics", metric_fields, {NULL, NULL, NULL}, 0}
 };
 
 /* ------------------------------------------------------------------ */
@@ -470,53 +475,141 @@ static json_t *text_of(json_t *v, const char *lang)
     return json_is_string(v) ? v : json_object_get(v, lang);
 }
 
-static json_t *render_object(const field_t *fields, json_t *src,
-                             const char *lang);
+/* A growing buffer of rendered JSON (malloc'd; copied into the store's
+ * pool once complete). */
+typedef struct {
+    char *buf;
+    apr_size_t len, cap;
+} sbuf_t;
 
-static json_t *render_value(const field_t *f, json_t *v, const char *lang)
+static char *sb_room(sbuf_t *b, apr_size_t n)
 {
-    json_t *out, *el;
+    if (b->len + n > b->cap) {
+        apr_size_t cap = b->cap * 2 > b->len + n ? b->cap * 2
+                                                 : b->len + n + 4096;
+        char *nb = realloc(b->buf, cap);
+
+        if (nb == NULL) {
+            abort();            /* as APR pools do when memory runs out */
+        }
+        b->buf = nb;
+        b->cap = cap;
+    }
+    return b->buf + b->len;
+}
+
+static void sb_put(sbuf_t *b, const char *s, apr_size_t n)
+{
+    memcpy(sb_room(b, n), s, n);
+    b->len += n;
+}
+
+#define SB_LIT(b, lit) sb_put((b), (lit), sizeof(lit) - 1)
+
+/* A JSON string exactly as jansson's compact dump writes it (UTF-8 kept,
+ * '/' not escaped): the parser validated the UTF-8 already. */
+static void sb_string(sbuf_t *b, const char *s, apr_size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    char *o = sb_room(b, n * 6 + 2);
+    apr_size_t i;
+
+    *o++ = '"';
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+
+        if (c >= 0x20 && c != '"' && c != '\\') {
+            *o++ = (char)c;
+            continue;
+        }
+        *o++ = '\\';
+        switch (c) {
+        case '"': *o++ = '"'; break;
+        case '\\': *o++ = '\\'; break;
+        case '\b': *o++ = 'b'; break;
+        case '\f': *o++ = 'f'; break;
+        case '\n': *o++ = 'n'; break;
+        case '\r': *o++ = 'r'; break;
+        case '\t': *o++ = 't'; break;
+        default:
+            *o++ = 'u';
+            *o++ = '0';
+            *o++ = '0';
+            *o++ = hex[c >> 4];
+            *o++ = hex[c & 0xF];
+        }
+    }
+    *o++ = '"';
+    b->len = (apr_size_t)(o - b->buf);
+}
+
+static void emit_text(sbuf_t *b, json_t *v)
+{
+    sb_string(b, json_string_value(v), json_string_length(v));
+}
+
+static void emit_object(sbuf_t *b, const field_t *fields, json_t *src,
+                        const char *lang);
+
+static void emit_value(sbuf_t *b, const field_t *f, json_t *v,
+                       const char *lang)
+{
+    json_t *el;
     size_t i;
 
     switch (f->kind) {
     case K_TEXT:
-        return json_incref(text_of(v, lang));
+        emit_text(b, text_of(v, lang));
+        break;
     case K_TEXTLIST:
     case K_OBJLIST:
-        out = json_array();
+        SB_LIT(b, "[");
         json_array_foreach(v, i, el) {
-            json_array_append_new(out, f->kind == K_TEXTLIST
-                                  ? json_incref(text_of(el, lang))
-                                  : render_object(f->sub, el, lang));
+            if (i > 0) {
+                SB_LIT(b, ",");
+            }
+            if (f->kind == K_TEXTLIST) {
+                emit_text(b, text_of(el, lang));
+            }
+            else {
+                emit_object(b, f->sub, el, lang);
+            }
         }
-        return out;
+        SB_LIT(b, "]");
+        break;
     case K_OBJECT:
-        return render_object(f->sub, v, lang);
-    default:
-        return json_incref(v);
+        emit_object(b, f->sub, v, lang);
+        break;
+    default:                    /* ids, kinds, urls: plain strings */
+        emit_text(b, v);
+        break;
     }
 }
 
-static json_t *render_object(const field_t *fields, json_t *src,
-                             const char *lang)
+/* The object `src` in language `lang`: the fields of the table, in its
+ * order, each text in that language. */
+static void emit_object(sbuf_t *b, const field_t *fields, json_t *src,
+                        const char *lang)
 {
-    json_t *out = json_object();
     const field_t *f;
 
+    SB_LIT(b, "{");
     for (f = fields; f->name; f++) {
-        json_object_set_new_nocheck(out, f->name,
-                                    render_value(f, json_object_get(src,
-                                                                    f->name),
-                                                 lang));
+        if (f != fields) {
+            SB_LIT(b, ",");
+        }
+        sb_string(b, f->name, strlen(f->name));
+        SB_LIT(b, ":");
+        emit_value(b, f, json_object_get(src, f->name), lang);
     }
-    return out;
+    SB_LIT(b, "}");
 }
 
-const char *profile_etag(const char *s, apr_size_t len, apr_pool_t *p)
+/* "\"p1-" + 16 hex digits of the SHA-1 of the bytes + "\"" into out[22]. */
+static void etag_into(char *etag, const char *s, apr_size_t len)
 {
     unsigned char digest[APR_SHA1_DIGESTSIZE];
     apr_sha1_ctx_t ctx;
-    char *etag = apr_palloc(p, 3 + 3 + 16 + 1);
     static const char hex[] = "0123456789abcdef";
     int i;
 
@@ -530,36 +623,118 @@ const char *profile_etag(const char *s, apr_size_t len, apr_pool_t *p)
     }
     etag[20] = '"';
     etag[21] = '\0';
+}
+
+const char *profile_etag(const char *s, apr_size_t len, apr_pool_t *p)
+{
+    char *etag = apr_palloc(p, 22);
+
+    etag_into(etag, s, len);
     return etag;
 }
 
-/* Dumps v compactly (UTF-8, not \u-escaped) into body, and drops v. */
-static void dump(profile_body_t *body, json_t *v, int with_etag,
-                 apr_pool_t *p)
-{
-    char *s = json_dumps(v, JSON_COMPACT);
+/* ------------------------------------------------------------------ */
+/* Finishing: the ETag and compressed forms of every body served
+ * unfiltered.  Independent per body, so shared among threads (one per
+ * CPU) that write only their own job; the results are copied into the
+ * pool afterwards by the loading thread. */
 
-    json_decref(v);
-    memset(body, 0, sizeof(*body));
-    body->len = strlen(s);
-    body->data = apr_pstrmemdup(p, s, body->len);
-    body->etag = with_etag ? profile_etag(body->data, body->len, p) : NULL;
-    free(s);
+typedef struct {
+    profile_body_t *body;
+    int compress;
+    char etag[22];
+    char *coded[PROFILE_ENC_COUNT];     /* malloc'd; NULL: not kept */
+    apr_size_t coded_len[PROFILE_ENC_COUNT];
+    char coded_etag[PROFILE_ENC_COUNT][22];
+} job_t;
+
+typedef struct {
+    apr_pool_t *pool;           /* for the jobs; gone after finishing */
+    apr_array_header_t *jobs;   /* of job_t */
+    apr_size_t bytes;           /* identity bytes of all jobs */
+    int compress;
+    int level;                  /* profile_enc level for this load */
+    volatile apr_uint32_t next;
+} work_t;
+
+/* Queues `body` for its ETag and, if `served` unfiltered, its
+ * compressed forms. */
+static void finish_later(work_t *w, profile_body_t *body, int served)
+{
+    job_t *j = apr_array_push(w->jobs);
+
+    memset(j, 0, sizeof(*j));
+    j->body = body;
+    j->compress = served && w->compress;
+    w->bytes += j->compress ? body->len : 0;
 }
 
-/* Adds the compressed forms of a representation served unfiltered. */
-static void compress(profile_body_t *body, const profile_load_opts_t *o,
-                     apr_pool_t *p)
+static void run_job(const work_t *w, job_t *j)
 {
     int enc;
 
-    for (enc = PROFILE_ENC_GZIP; o->compress && enc < PROFILE_ENC_COUNT;
+    etag_into(j->etag, j->body->data, j->body->len);
+    for (enc = PROFILE_ENC_GZIP; j->compress && enc < PROFILE_ENC_COUNT;
          enc++) {
-        profile_bytes_t *b = &body->coded[enc];
+        j->coded[enc] = profile_enc_compress(&j->coded_len[enc],
+                                             (profile_enc_e)enc, w->level,
+                                             j->body->data, j->body->len);
+        if (j->coded[enc] != NULL) {
+            etag_into(j->coded_etag[enc], j->coded[enc], j->coded_len[enc]);
+        }
+    }
+}
 
-        b->data = profile_enc_compress(&b->len, (profile_enc_e)enc,
-                                       body->data, body->len, p);
-        b->etag = b->data ? profile_etag(b->data, b->len, p) : NULL;
+static void *APR_THREAD_FUNC worker(apr_thread_t *t, void *data)
+{
+    work_t *w = data;
+    apr_uint32_t i;
+
+    (void)t;
+    while ((i = apr_atomic_inc32(&w->next)) < (apr_uint32_t)w->jobs->nelts) {
+        run_job(w, &APR_ARRAY_IDX(w->jobs, i, job_t));
+    }
+    return NULL;
+}
+
+static void finish_all(work_t *w, apr_pool_t *p)
+{
+    apr_thread_t *threads[8];
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    int i, started = 0;
+
+    /* The strongest levels cost seconds per megabyte (br); beyond a
+     * small profile, fast levels keep loading within a second.  Threads
+     * only pay off for more than a few hundred kilobytes. */
+    w->level = w->bytes <= PROFILE_ENC_BEST_LIMIT ? PROFILE_ENC_LEVEL_BEST
+                                                  : PROFILE_ENC_LEVEL_FAST;
+    for (i = 1; w->bytes > 256 * 1024 && i < ncpu && i <= 8; i++) {
+        if (apr_thread_create(&threads[started], NULL, worker, w, w->pool)
+            == APR_SUCCESS) {
+            started++;
+        }
+    }
+    worker(NULL, w);
+    for (i = 0; i < started; i++) {
+        apr_status_t rv;
+
+        apr_thread_join(&rv, threads[i]);
+    }
+    for (i = 0; i < w->jobs->nelts; i++) {
+        job_t *j = &APR_ARRAY_IDX(w->jobs, i, job_t);
+        int enc;
+
+        j->body->etag = apr_pstrmemdup(p, j->etag, 21);
+        for (enc = PROFILE_ENC_GZIP; enc < PROFILE_ENC_COUNT; enc++) {
+            if (j->coded[enc] != NULL) {
+                profile_bytes_t *c = &j->body->coded[enc];
+
+                c->data = apr_pmemdup(p, j->coded[enc], j->coded_len[enc]);
+                c->len = j->coded_len[enc];
+                c->etag = apr_pstrmemdup(p, j->coded_etag[enc], 21);
+                free(j->coded[enc]);
+            }
+        }
     }
 }
 
@@ -598,20 +773,22 @@ static void fold_keys(profile_item_t *item, int k, json_t *el,
 }
 
 /* A collection: each element rendered once per language; the whole
- * collection is "[" + the elements joined by "," + "]" (exactly what
- * jansson's compact dump of the array gives), and every element's body
- * is a slice of it. */
+ * collection is "[" + the elements joined by "," + "]", and every
+ * element's body is a slice of it. */
 static void render_collection(profile_store_t *st, int k, json_t *root,
-                              const profile_load_opts_t *o, apr_pool_t *p)
+                              work_t *w, apr_pool_t *p)
 {
     profile_coll_t *coll = &st->coll[k];
     json_t *list = json_object_get(root, collections[k].key);
     int l, has_ids = collections[k].fields[0].kind == K_ID;
     size_t i, n = json_array_size(list);
-    char **dumped = malloc(sizeof(char *) * (n + 1));
-    apr_size_t *lens = malloc(sizeof(apr_size_t) * (n + 1));
+    apr_size_t *offs = malloc(sizeof(apr_size_t) * (n + 1) * 2);
+    sbuf_t b = {NULL, 0, 0};
     json_t *el;
 
+    if (offs == NULL) {
+        abort();
+    }
     coll->nitems = (int)n;
     coll->items = apr_pcalloc(p, sizeof(profile_item_t) * (n + 1));
     coll->all = apr_pcalloc(p, sizeof(profile_body_t) * (size_t)st->nlangs);
@@ -633,58 +810,57 @@ static void render_collection(profile_store_t *st, int k, json_t *root,
     }
     for (l = 0; l < st->nlangs; l++) {
         profile_body_t *all = &coll->all[l];
-        apr_size_t total = 2;
-        char *out;
+        char *data;
 
+        b.len = 0;
+        SB_LIT(&b, "[");
         json_array_foreach(list, i, el) {
-            json_t *r = render_object(collections[k].fields, el,
-                                      st->langs[l]);
-
-            dumped[i] = json_dumps(r, JSON_COMPACT);
-            json_decref(r);
-            lens[i] = strlen(dumped[i]);
-            total += lens[i] + (i > 0);
-        }
-        out = apr_palloc(p, total + 1);
-        all->data = out;
-        all->len = total;
-        *out++ = '[';
-        for (i = 0; i < n; i++) {
-            profile_body_t *b = &coll->items[i].body[l];
-
             if (i > 0) {
-                *out++ = ',';
+                SB_LIT(&b, ",");
             }
-            memcpy(out, dumped[i], lens[i]);
-            b->data = out;
-            b->len = lens[i];
-            if (has_ids) {
-                b->etag = profile_etag(b->data, b->len, p);
-                compress(b, o, p);
-            }
-            out += lens[i];
-            free(dumped[i]);
+            offs[2 * i] = b.len;
+            emit_object(&b, collections[k].fields, el, st->langs[l]);
+            offs[2 * i + 1] = b.len - offs[2 * i];
         }
-        *out++ = ']';
-        *out = '\0';
-        all->etag = profile_etag(all->data, all->len, p);
-        compress(all, o, p);
+        SB_LIT(&b, "]");
+        data = apr_palloc(p, b.len + 1);
+        memcpy(data, b.buf, b.len);
+        data[b.len] = '\0';
+        all->data = data;
+        all->len = b.len;
+        finish_later(w, all, 1);
+        for (i = 0; i < n; i++) {
+            profile_body_t *ib = &coll->items[i].body[l];
+
+            ib->data = data + offs[2 * i];
+            ib->len = offs[2 * i + 1];
+            if (has_ids) {
+                finish_later(w, ib, collections[k].alone);
+            }
+        }
     }
-    free(dumped);
-    free(lens);
+    free(b.buf);
+    free(offs);
 }
 
 static void render_object_route(profile_body_t **out, profile_store_t *st,
                                  const field_t *fields, json_t *src,
-                                 const profile_load_opts_t *o, apr_pool_t *p)
+                                 work_t *w, apr_pool_t *p)
 {
+    sbuf_t b = {NULL, 0, 0};
     int l;
 
     *out = apr_pcalloc(p, sizeof(profile_body_t) * (size_t)st->nlangs);
     for (l = 0; l < st->nlangs; l++) {
-        dump(&(*out)[l], render_object(fields, src, st->langs[l]), 1, p);
-        compress(&(*out)[l], o, p);
+        profile_body_t *body = &(*out)[l];
+
+        b.len = 0;
+        emit_object(&b, fields, src, st->langs[l]);
+        body->data = apr_pstrmemdup(p, b.buf, b.len);
+        body->len = b.len;
+        finish_later(w, body, 1);
     }
+    free(b.buf);
 }
 
 /* ------------------------------------------------------------------ */
@@ -713,6 +889,7 @@ apr_status_t profile_store_parse_opts(profile_store_t **out,
     vctx_t c = {p, name, 0, NULL, NULL};
     profile_store_t *st;
     apr_status_t rv = APR_SUCCESS;
+    work_t w;
     int k;
 
     if (o == NULL) {
@@ -745,13 +922,21 @@ apr_status_t profile_store_parse_opts(profile_store_t **out,
     st->compressed = o->compress;
     st->nlangs = c.nlangs;
     st->langs = c.langs;
+    memset(&w, 0, sizeof(w));
+    apr_pool_create(&w.pool, p);
+    w.jobs = apr_array_make(w.pool, 64, sizeof(job_t));
+    w.compress = o->compress;
     render_object_route(&st->profile, st, profile_fields,
-                        json_object_get(root, "profile"), o, p);
+                        json_object_get(root, "profile"), &w, p);
     render_object_route(&st->contact, st, contact_fields,
-                        json_object_get(root, "contact"), o, p);
+                        json_object_get(root, "contact"), &w, p);
     for (k = 0; k < PROFILE_COLL_COUNT; k++) {
-        render_collection(st, k, root, o, p);
+        render_collection(st, k, root, &w, p);
     }
+    json_decref(root);
+    root = NULL;
+    finish_all(&w, p);
+    apr_pool_destroy(w.pool);
     *out = st;
 
 leave:

@@ -1243,10 +1243,129 @@ static void empty_filter_value_is_400_not_everything(void **state)
     json_decref(v);
 }
 
+/* ------------------------------------------------- content codings */
+
+static profile_response_t get_coded(apr_pool_t *p, const char *target,
+                                    const char *ae, int compress)
+{
+    profile_site_t s = site_star();
+    profile_request_t r = get(p, target);
+
+    s.compress = compress;
+    r.accept_encoding = ae;
+    return answer(p, &s, &r);
+}
+
+static void unfiltered_answers_come_in_the_accepted_coding(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    static const char *const targets[] = {
+        "/profile", "/contact", "/skills", "/experience", "/education",
+        "/case-studies", "/metrics", "/experience/norteverde-platform-lead"
+    };
+    static const struct {
+        const char *ae;
+        profile_enc_e enc;
+    } cases[] = {
+        {NULL, PROFILE_ENC_IDENTITY},
+        {"identity", PROFILE_ENC_IDENTITY},
+        {"gzip", PROFILE_ENC_GZIP},
+        {"gzip, deflate, br", PROFILE_ENC_BR},
+        {"br;q=0, gzip", PROFILE_ENC_GZIP},
+    };
+    size_t t, c;
+
+    for (t = 0; t < sizeof(targets) / sizeof(targets[0]); t++) {
+        profile_response_t plain = get_coded(p, targets[t], NULL, 1);
+
+        for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+            profile_response_t r = get_coded(p, targets[t], cases[c].ae, 1);
+
+            assert_ok_json(&r);
+            assert_vary(&r, "Accept-Encoding", p);
+            assert_true(r.stored);
+            if (cases[c].enc == PROFILE_ENC_IDENTITY) {
+                assert_null(r.content_encoding);
+                assert_int_equal(r.len, plain.len);
+                assert_string_equal(r.etag, plain.etag);
+                continue;
+            }
+            assert_non_null(r.content_encoding);
+            assert_string_equal(r.content_encoding,
+                                profile_enc_names[cases[c].enc]);
+            /* Its own bytes, its own strong ETag. */
+            assert_true(r.len < plain.len);
+            assert_string_not_equal(r.etag, plain.etag);
+            assert_string_equal(r.etag, profile_etag(r.body, r.len, p));
+        }
+    }
+}
+
+static void each_language_has_its_own_coded_forms(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_site_t s = site_star();
+    profile_request_t en = get(p, "/profile"), es = get(p, "/profile");
+    profile_response_t a, b;
+
+    s.compress = 1;
+    en.accept_encoding = es.accept_encoding = "br";
+    es.accept_language = "es";
+    a = answer(p, &s, &en);
+    b = answer(p, &s, &es);
+    assert_string_equal(a.content_encoding, "br");
+    assert_string_equal(b.content_encoding, "br");
+    assert_string_equal(hdr(&b, "Content-Language"), "es");
+    assert_string_not_equal(a.etag, b.etag);
+}
+
+static void filtered_answers_stay_identity(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_response_t r = get_coded(p, "/skills?q=linux", "gzip, br", 1);
+
+    assert_ok_json(&r);
+    assert_null(r.content_encoding);
+    assert_false(r.stored);
+    assert_vary(&r, "Accept-Encoding", p);
+}
+
+static void compression_off_serves_identity_and_no_vary(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_response_t r = get_coded(p, "/case-studies", "gzip, br", 0);
+
+    assert_ok_json(&r);
+    assert_null(r.content_encoding);
+    assert_no_vary(&r, "Accept-Encoding", p);
+}
+
+static void errors_and_options_vary_by_encoding_too(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_site_t s = site_star();
+    profile_request_t o = request(p, PROFILE_M_OPTIONS, "OPTIONS",
+                                  "/profile");
+    profile_response_t r;
+
+    r = get_coded(p, "/nope", "gzip", 1);
+    assert_int_equal(r.status, 404);
+    assert_null(r.content_encoding);
+    assert_vary(&r, "Accept-Encoding", p);
+    s.compress = 1;
+    r = answer(p, &s, &o);
+    assert_vary(&r, "Accept-Encoding", p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         UNIT_TEST(get_of_each_route_serves_its_stored_body),
+        UNIT_TEST(unfiltered_answers_come_in_the_accepted_coding),
+        UNIT_TEST(each_language_has_its_own_coded_forms),
+        UNIT_TEST(filtered_answers_stay_identity),
+        UNIT_TEST(compression_off_serves_identity_and_no_vary),
+        UNIT_TEST(errors_and_options_vary_by_encoding_too),
         UNIT_TEST(get_of_each_experience_id_serves_the_record),
         UNIT_TEST(get_of_each_case_study_id_serves_the_record),
         UNIT_TEST(get_carries_the_contract_header_fields),

@@ -1322,10 +1322,123 @@ static void file_missing_a_translation_names_json_path(void **state)
     assert_has(err, apr_pstrcat(p, path, ": $.experience[2].period", NULL));
 }
 
+/* ------------------------------------------------- load options */
+
+static void check_coded(const profile_body_t *b, int want, apr_pool_t *p)
+{
+    int enc;
+
+    for (enc = PROFILE_ENC_GZIP; enc < PROFILE_ENC_COUNT; enc++) {
+        const profile_bytes_t *c = &b->coded[enc];
+
+        if (!want) {
+            assert_null(c->data);
+            continue;
+        }
+        assert_non_null(c->data);
+        assert_true(c->len > 0 && c->len < b->len);
+        assert_string_equal(c->etag, profile_etag(c->data, c->len, p));
+        assert_string_not_equal(c->etag, b->etag);
+    }
+}
+
+static void compressed_forms_exist_for_what_is_served_unfiltered(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_load_opts_t o = {1, 1, 0};
+    profile_store_t *st = NULL, *plain;
+    const char *err = NULL;
+    int l, k, i;
+
+    assert_int_equal(profile_store_load(&st, &err, SAMPLE_PATH, &o, p),
+                     APR_SUCCESS);
+    plain = load_ok(p, SAMPLE_PATH);
+    assert_true(st->compressed);
+    for (l = 0; l < st->nlangs; l++) {
+        check_coded(&st->profile[l], 1, p);
+        check_coded(&st->contact[l], 1, p);
+        check_coded(&plain->profile[l], 0, p);
+        /* Compression changes no identity byte or ETag. */
+        assert_string_equal(st->profile[l].etag, plain->profile[l].etag);
+        for (k = 0; k < PROFILE_COLL_COUNT; k++) {
+            const profile_coll_t *c = &st->coll[k];
+
+            check_coded(&c->all[l], 1, p);
+            assert_string_equal(c->all[l].etag, plain->coll[k].all[l].etag);
+            for (i = 0; i < c->nitems; i++) {
+                /* Elements are served alone only where they have ids. */
+                check_coded(&c->items[i].body[l],
+                            k == PROFILE_COLL_EXPERIENCE
+                            || k == PROFILE_COLL_CASE_STUDIES, p);
+            }
+        }
+    }
+}
+
+static void validating_only_renders_nothing(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_load_opts_t o = {0, 1, 0};
+    profile_store_t *st = (profile_store_t *)&o;
+    const char *err = NULL;
+
+    assert_int_equal(profile_store_load(&st, &err, SAMPLE_PATH, &o, p),
+                     APR_SUCCESS);
+    assert_null(st);
+    assert_null(err);
+    /* ... but still refuses what rendering would refuse. */
+    assert_int_not_equal(profile_store_load(&st, &err,
+                                            UNIT_DATA "/bad-missing-translation.json",
+                                            &o, p), APR_SUCCESS);
+    assert_non_null(err);
+}
+
+static void files_over_the_size_limit_are_refused_unread(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_load_opts_t o = {1, 0, 1000};
+    profile_store_t *st = NULL;
+    const char *err = NULL;
+
+    assert_int_not_equal(profile_store_load(&st, &err, SAMPLE_PATH, &o, p),
+                         APR_SUCCESS);
+    assert_null(st);
+    assert_has(err, SAMPLE_PATH);
+    assert_has(err, "more than the limit of 1000");
+    assert_has(err, "ProfileMaxDataSize");
+    o.max_size = 1 << 20;
+    assert_int_equal(profile_store_load(&st, &err, SAMPLE_PATH, &o, p),
+                     APR_SUCCESS);
+}
+
+static void absurdly_deep_nesting_is_refused(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    apr_size_t depth = 200000, i;
+    char *doc = apr_palloc(p, depth * 2 + 1);
+    profile_store_t *st = NULL;
+    const char *err = NULL;
+
+    for (i = 0; i < depth; i++) {
+        doc[i] = '[';
+        doc[depth + i] = ']';
+    }
+    doc[2 * depth] = '\0';
+    assert_int_not_equal(profile_store_parse(&st, &err, doc, 2 * depth,
+                                             DOC_NAME, 0, p), APR_SUCCESS);
+    assert_null(st);
+    assert_has(err, DOC_NAME ":1:");
+    assert_has(err, "depth");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         UNIT_TEST(sample_loads_with_languages_en_es),
+        UNIT_TEST(compressed_forms_exist_for_what_is_served_unfiltered),
+        UNIT_TEST(validating_only_renders_nothing),
+        UNIT_TEST(files_over_the_size_limit_are_refused_unread),
+        UNIT_TEST(absurdly_deep_nesting_is_refused),
         UNIT_TEST(sample_store_remembers_path_and_mtime),
         UNIT_TEST(sample_counts_match_the_file),
         UNIT_TEST(sample_ids_keep_file_order_and_are_indexed),
