@@ -78,13 +78,13 @@ static void start(profile_response_t *resp, const profile_site_t *site,
     apr_table_setn(resp->headers, "X-Content-Type-Options", "nosniff");
     by_origin = profile_cors_apply(resp->headers, site->origins, req->origin,
                                    preflight);
-    /* With precompression every response varies by Accept-Encoding, so
-     * that caches keep one entry per coding and a 304 names it too. */
-    apr_table_setn(resp->headers, "Vary", site->compress
-                   ? (by_origin ? "Accept-Language, Accept-Encoding, Origin"
-                                : "Accept-Language, Accept-Encoding")
-                   : (by_origin ? "Accept-Language, Origin"
-                                : "Accept-Language"));
+    /* Every response varies by Accept-Encoding: with precompression
+     * because of it, without because mod_deflate or mod_brotli may
+     * compress the 200 but never mark the 304 (caches take a 304's
+     * fields over the stored ones). */
+    apr_table_setn(resp->headers, "Vary", by_origin
+                   ? "Accept-Language, Accept-Encoding, Origin"
+                   : "Accept-Language, Accept-Encoding");
 }
 
 static void cacheable(profile_response_t *resp, const profile_site_t *site,
@@ -161,45 +161,52 @@ static void not_found(profile_response_t *resp, const profile_site_t *site,
     failed(resp, req, 404, body, len);
 }
 
-/* The elements of `coll` whose keys contain `value`, as a JSON array. */
-static void filter(profile_response_t *resp, const profile_coll_t *coll,
+/* The elements of `coll` whose keys contain `value`, as a JSON array.
+ * Every element matching is the stored collection (with its coded
+ * forms); otherwise the bytes are joined and the ETag computed from the
+ * elements' hashes, so the cost does not grow with the bytes. */
+static void filter(profile_response_t *resp, const profile_site_t *site,
+                   const profile_request_t *req, const profile_coll_t *coll,
                    int lang, const char *value, apr_size_t value_len,
                    apr_pool_t *p)
 {
     const char *needle = profile_text_fold(value, value_len, p);
     apr_size_t total = 2;
+    const profile_body_t **hits;
     char *out, *o;
     int i, n = 0;
-    int *hit = apr_pcalloc(p, sizeof(int) * (apr_size_t)(coll->nitems + 1));
 
+    hits = apr_palloc(p, sizeof(*hits) * (apr_size_t)(coll->nitems + 1));
     for (i = 0; needle != NULL && i < coll->nitems; i++) {
         const char **key;
 
         for (key = coll->items[i].keys[lang]; *key; key++) {
             if (profile_text_contains(*key, needle)) {
-                hit[i] = 1;
+                hits[n++] = &coll->items[i].body[lang];
                 total += coll->items[i].body[lang].len + 1;
                 break;
             }
         }
     }
+    if (n == coll->nitems) {
+        stored(resp, site, req, &coll->all[lang]);
+        return;
+    }
     o = out = apr_palloc(p, total + 1);
     *o++ = '[';
-    for (i = 0; i < coll->nitems; i++) {
-        if (hit[i]) {
-            if (n++) {
-                *o++ = ',';
-            }
-            memcpy(o, coll->items[i].body[lang].data,
-                   coll->items[i].body[lang].len);
-            o += coll->items[i].body[lang].len;
+    for (i = 0; i < n; i++) {
+        if (i > 0) {
+            *o++ = ',';
         }
+        memcpy(o, hits[i]->data, hits[i]->len);
+        o += hits[i]->len;
     }
     *o++ = ']';
     *o = '\0';
     resp->body = out;
     resp->len = (apr_size_t)(o - out);
-    resp->etag = profile_etag(out, resp->len, p);
+    resp->etag = n == 0 ? profile_etag(out, resp->len, p)
+                        : profile_etag_joined(hits, n, p);
 }
 
 void profile_api_answer(profile_response_t *resp, const profile_site_t *site,
@@ -276,7 +283,8 @@ void profile_api_answer(profile_response_t *resp, const profile_site_t *site,
         stored(resp, site, req, body);
     }
     else {
-        filter(resp, &st->coll[rt.coll], resp->lang, q.value, q.value_len, p);
+        filter(resp, site, req, &st->coll[rt.coll], resp->lang, q.value,
+               q.value_len, p);
     }
     resp->content_type = JSON_TYPE;
     resp->conditional = 1;

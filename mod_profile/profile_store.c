@@ -605,17 +605,12 @@ static void emit_object(sbuf_t *b, const field_t *fields, json_t *src,
     SB_LIT(b, "}");
 }
 
-/* "\"p1-" + 16 hex digits of the SHA-1 of the bytes + "\"" into out[22]. */
-static void etag_into(char *etag, const char *s, apr_size_t len)
+/* "\"p1-" + the first 16 hex digits of a digest + "\"" into etag[22]. */
+static void etag_of_digest(char *etag, const unsigned char *digest)
 {
-    unsigned char digest[APR_SHA1_DIGESTSIZE];
-    apr_sha1_ctx_t ctx;
     static const char hex[] = "0123456789abcdef";
     int i;
 
-    apr_sha1_init(&ctx);
-    apr_sha1_update_binary(&ctx, (const unsigned char *)s, (unsigned)len);
-    apr_sha1_final(digest, &ctx);
     memcpy(etag, "\"p1-", 4);
     for (i = 0; i < 8; i++) {
         etag[4 + 2 * i] = hex[digest[i] >> 4];
@@ -625,11 +620,46 @@ static void etag_into(char *etag, const char *s, apr_size_t len)
     etag[21] = '\0';
 }
 
+/* The ETag of s[0..len) into etag[22], and the SHA-1 into sha1 (if not
+ * NULL). */
+static void etag_into(char *etag, unsigned char *sha1, const char *s,
+                      apr_size_t len)
+{
+    unsigned char digest[APR_SHA1_DIGESTSIZE];
+    apr_sha1_ctx_t ctx;
+
+    apr_sha1_init(&ctx);
+    apr_sha1_update_binary(&ctx, (const unsigned char *)s, (unsigned)len);
+    apr_sha1_final(digest, &ctx);
+    etag_of_digest(etag, digest);
+    if (sha1 != NULL) {
+        memcpy(sha1, digest, APR_SHA1_DIGESTSIZE);
+    }
+}
+
+const char *profile_etag_joined(const profile_body_t *const *bodies, int n,
+                                apr_pool_t *p)
+{
+    unsigned char digest[APR_SHA1_DIGESTSIZE];
+    apr_sha1_ctx_t ctx;
+    char *etag = apr_palloc(p, 22);
+    int i;
+
+    apr_sha1_init(&ctx);
+    apr_sha1_update(&ctx, "[", 1);
+    for (i = 0; i < n; i++) {
+        apr_sha1_update_binary(&ctx, bodies[i]->sha1, APR_SHA1_DIGESTSIZE);
+    }
+    apr_sha1_final(digest, &ctx);
+    etag_of_digest(etag, digest);
+    return etag;
+}
+
 const char *profile_etag(const char *s, apr_size_t len, apr_pool_t *p)
 {
     char *etag = apr_palloc(p, 22);
 
-    etag_into(etag, s, len);
+    etag_into(etag, NULL, s, len);
     return etag;
 }
 
@@ -673,14 +703,15 @@ static void run_job(const work_t *w, job_t *j)
 {
     int enc;
 
-    etag_into(j->etag, j->body->data, j->body->len);
+    etag_into(j->etag, j->body->sha1, j->body->data, j->body->len);
     for (enc = PROFILE_ENC_GZIP; j->compress && enc < PROFILE_ENC_COUNT;
          enc++) {
         j->coded[enc] = profile_enc_compress(&j->coded_len[enc],
                                              (profile_enc_e)enc, w->level,
                                              j->body->data, j->body->len);
         if (j->coded[enc] != NULL) {
-            etag_into(j->coded_etag[enc], j->coded[enc], j->coded_len[enc]);
+            etag_into(j->coded_etag[enc], NULL, j->coded[enc],
+                      j->coded_len[enc]);
         }
     }
 }
@@ -834,9 +865,7 @@ static void render_collection(profile_store_t *st, int k, json_t *root,
 
             ib->data = data + offs[2 * i];
             ib->len = offs[2 * i + 1];
-            if (has_ids) {
-                finish_later(w, ib, collections[k].alone);
-            }
+            finish_later(w, ib, collections[k].alone);
         }
     }
     free(b.buf);

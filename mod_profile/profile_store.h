@@ -29,6 +29,7 @@ typedef struct {
     const char *data;
     apr_size_t len;
     const char *etag;
+    unsigned char sha1[20];     /* SHA-1 of the bytes (ETag's source) */
     profile_bytes_t coded[PROFILE_ENC_COUNT]; /* [GZIP], [BR]; [0] unused */
 } profile_body_t;
 
@@ -100,5 +101,11 @@ apr_status_t profile_store_parse_opts(profile_store_t **out,
 
 /* The strong ETag of s[0..len): a quoted hash of the bytes. */
 const char *profile_etag(const char *s, apr_size_t len, apr_pool_t *p);
+
+/* The strong ETag of "[" + the n bodies joined by "," + "]" (a filtered
+ * collection), computed from their SHA-1s, which stand for their bytes:
+ * the same elements give the same ETag, whichever filter chose them. */
+const char *profile_etag_joined(const profile_body_t *const *bodies, int n,
+                                apr_pool_t *p);
 
 #endif

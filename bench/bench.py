@@ -1,0 +1,736 @@
+#!/usr/bin/env python3
+"""mod_profile benchmark: the module against the same bytes served as
+static files and against a constant-string handler (the ceiling), side by
+side in one run.
+
+    bench/bench.py [--rounds N] [--seconds S] [--connections C]
+                   [--out FILE] [--quick] [--no-big]
+
+Needs: the built module (MODULE, default mod_profile/.libs/mod_profile.so),
+Debian's apache2 and apxs, wrk, taskset.  `make bench` runs it.
+
+For every scenario it starts nothing new: three servers run for the whole
+benchmark, each from one generated configuration, same httpd binary and
+MPM (event, one child, pinned to CPU 0):
+  A  mod_profile serving the sample data,
+  B  httpd's static-file handler serving, at the same URLs, files holding
+     the exact bytes A answers, with A's header fields added by mod_headers
+     (compressed scenarios: the identity file compressed per request by
+     mod_deflate / mod_brotli, the usual alternative),
+  C  the ceiling: bench/mod_bench_const.c writing A's exact bytes and
+     header fields, read at start-up.
+wrk (pinned to CPU 1) loads A, B, C in alternating rounds (A B C A B C ...)
+of S seconds.  Reported per scenario: requests/s median (min-max), p50/p99
+latency, server CPU time per request (utime+stime of the server processes
+from /proc), and the medians of the per-round ratios A/C and A/B.
+
+A last part loads a generated ~10 MB data file (bench/gen-bigdata.py):
+start-up and graceful-reload times, the servers' memory with it, filter
+correctness and throughput.
+"""
+import argparse
+import datetime
+import gzip
+import json
+import os
+import platform
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRCDIR = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(SRCDIR, "tests", "integration"))
+import httpd_harness as hh                      # noqa: E402
+
+HTTPD = os.environ.get("HTTPD") or "/usr/sbin/apache2"
+APXS = os.environ.get("APXS") or "apxs"
+MODULE = os.environ.get("MODULE") or os.path.join(
+    SRCDIR, "mod_profile", ".libs", "mod_profile.so")
+MODULES_DIR = "/usr/lib/apache2/modules"
+SAMPLE = os.path.join(SRCDIR, "data", "profile.json")
+BASE = "/api/v1"
+SERVER_CPU, CLIENT_CPU = "0", "1"
+
+# Header fields the three servers must send alike (Date/Server/
+# Content-Length/Connection/Keep-Alive are httpd's own).
+COPIED = ["ETag", "Last-Modified", "Cache-Control", "Vary",
+          "Content-Language", "Content-Type", "Content-Encoding",
+          "X-Content-Type-Options", "Access-Control-Allow-Origin",
+          "Access-Control-Expose-Headers"]
+
+
+def log(*a):
+    print(*a, file=sys.stderr, flush=True)
+
+
+# ------------------------------------------------------------ scenarios
+class Scenario:
+    def __init__(self, name, path, headers=None, kind="plain",
+                 ae=None, close=False):
+        self.name = name
+        self.path = path                    # below BASE, with query
+        self.headers = dict(headers or {})
+        if ae:
+            self.headers["Accept-Encoding"] = ae
+        self.kind = kind                    # plain filtered 304 coded
+        self.ae = ae
+        self.close = close
+        self.slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def scenarios(sample, quick):
+    exp_id = sample["experience"][0]["id"]
+    org = sample["caseStudies"][0]["organization"].split()[0]
+    out = []
+    routes = ["/profile", "/experience", "/experience/" + exp_id,
+              "/case-studies"]
+    for route in routes:
+        for lang in (["en"] if quick else ["en", "es"]):
+            out.append(Scenario("%s %s" % (route, lang), route,
+                                {"Accept-Language": lang}))
+    out.append(Scenario("/skills?q=kube en", "/skills?q=kube",
+                        {"Accept-Language": "en"}, "filtered"))
+    out.append(Scenario("/case-studies?organization=%s es" % org,
+                        "/case-studies?organization=" + org,
+                        {"Accept-Language": "es"}, "filtered"))
+    out.append(Scenario("/experience 304 es", "/experience",
+                        {"Accept-Language": "es"}, "304"))
+    out.append(Scenario("/profile en Connection: close", "/profile",
+                        {"Accept-Language": "en"}, close=True))
+    for enc in ("gzip", "br"):
+        for route in (["/case-studies"] if quick
+                      else ["/profile", "/case-studies"]):
+            out.append(Scenario("%s en %s" % (route, enc), route,
+                                {"Accept-Language": "en"}, "coded", ae=enc))
+    return out
+
+
+# ---------------------------------------------------------------- httpd
+COMMON = """\
+ServerRoot "{root}"
+ServerName 127.0.0.1
+Listen 127.0.0.1:{port}
+PidFile logs/httpd.pid
+ErrorLog logs/error.log
+LogLevel warn
+LoadModule mpm_event_module {mods}/mod_mpm_event.so
+LoadModule authz_core_module {mods}/mod_authz_core.so
+{user}
+# One child with plenty of threads: no process churn during a round.
+StartServers 1
+ServerLimit 1
+ThreadsPerChild 64
+MinSpareThreads 1
+MaxSpareThreads 64
+MaxRequestWorkers 64
+MaxConnectionsPerChild 0
+KeepAlive On
+MaxKeepAliveRequests 0
+KeepAliveTimeout 30
+TraceEnable off
+AllowEncodedSlashes NoDecode
+DocumentRoot "{root}/htdocs"
+<Directory />
+    Require all denied
+</Directory>
+<Directory "{root}/htdocs">
+    Require all granted
+</Directory>
+"""
+
+
+class Server:
+    def __init__(self, root, name, body):
+        self.root = root
+        self.name = name
+        self.port = hh.free_port()
+        os.makedirs(os.path.join(root, "logs"), exist_ok=True)
+        os.makedirs(os.path.join(root, "htdocs"), exist_ok=True)
+        for d in (root, os.path.join(root, "htdocs")):
+            os.chmod(d, 0o755)
+        user = "User www-data\nGroup www-data" if os.geteuid() == 0 else ""
+        self.conf = os.path.join(root, "httpd.conf")
+        with open(self.conf, "w") as f:
+            f.write(COMMON.format(root=root, port=self.port,
+                                  mods=MODULES_DIR, user=user) + body)
+
+    def ctl(self, *args):
+        return subprocess.run(["taskset", "-c", SERVER_CPU, HTTPD, "-d",
+                               self.root, "-f", self.conf] + list(args),
+                              capture_output=True, text=True, timeout=120)
+
+    def start(self):
+        cp = self.ctl("-k", "start")
+        if cp.returncode != 0:
+            raise SystemExit("%s: start failed: %s" % (self.name, cp.stderr))
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                r = hh.request(self.port, "OPTIONS", "*", timeout=2)
+                if r.status:
+                    return
+            except (OSError, AssertionError):
+                pass                # not listening, or still loading
+            time.sleep(0.05)
+        raise SystemExit("%s: not answering" % self.name)
+
+    def stop(self):
+        self.ctl("-k", "stop")
+        pid = self.parent_pid()
+        deadline = time.time() + 20
+        while pid and time.time() < deadline and os.path.exists(
+                "/proc/%d" % pid):
+            time.sleep(0.05)
+
+    def parent_pid(self):
+        try:
+            with open(os.path.join(self.root, "logs", "httpd.pid")) as f:
+                return int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def pids(self):
+        parent = self.parent_pid()
+        out = [parent] if parent else []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open("/proc/%s/stat" % entry) as f:
+                        fields = f.read().rsplit(")", 1)[1].split()
+                    if parent and int(fields[1]) == parent:
+                        out.append(int(entry))
+                except (OSError, IndexError, ValueError):
+                    pass
+        return out
+
+    def cpu_seconds(self):
+        tick = os.sysconf("SC_CLK_TCK")
+        total = 0
+        for pid in self.pids():
+            try:
+                with open("/proc/%d/stat" % pid) as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12])
+            except (OSError, IndexError, ValueError):
+                pass
+        return total / tick
+
+    def rss_kb(self):
+        out = {}
+        for pid in self.pids():
+            try:
+                with open("/proc/%d/status" % pid) as f:
+                    for line in f:
+                        if line.startswith("VmRSS:"):
+                            out[pid] = int(line.split()[1])
+                with open("/proc/%d/smaps_rollup" % pid) as f:
+                    for line in f:
+                        if line.startswith("Pss:"):
+                            out[-pid] = int(line.split()[1])
+            except OSError:
+                pass
+        return out
+
+
+def profile_location(data, extra=""):
+    return """<Location {base}>
+    Require all granted
+    SetHandler profile
+    ProfileData "{data}"
+{extra}</Location>
+""".format(base=BASE, data=data, extra=extra)
+
+
+def fetch(port, sc, extra=None):
+    headers = dict(sc.headers)
+    headers.update(extra or {})
+    return hh.request(port, "GET", BASE + sc.path, headers)
+
+
+def build_ceiling_module(work):
+    d = os.path.join(work, "ceiling-build")
+    os.makedirs(d)
+    shutil.copy(os.path.join(HERE, "mod_bench_const.c"), d)
+    cp = subprocess.run([APXS, "-c", "mod_bench_const.c"], cwd=d,
+                        capture_output=True, text=True)
+    so = os.path.join(d, ".libs", "mod_bench_const.so")
+    if cp.returncode != 0 or not os.path.exists(so):
+        raise SystemExit("apxs could not build the ceiling module:\n"
+                         + cp.stdout + cp.stderr)
+    return so
+
+
+def header_lines(resp):
+    lines = []
+    for name in COPIED:
+        v = resp.header(name)
+        if v is not None:
+            lines.append("%s: %s" % (name, v))
+    return "\n".join(lines) + "\n"
+
+
+def configure_static_and_ceiling(work, a, scs, ceiling_so):
+    """Records A's answers and writes B's files/config and C's config."""
+    static_body = ["LoadModule headers_module %s/mod_headers.so\n"
+                   "LoadModule mime_module %s/mod_mime.so\n"
+                   "LoadModule deflate_module %s/mod_deflate.so\n"
+                   "LoadModule brotli_module %s/mod_brotli.so\n"
+                   "LoadModule filter_module %s/mod_filter.so\n"
+                   "TypesConfig /etc/mime.types\n# mod_headers replaces the ETag; MTime is the cheapest to make.\nFileETag MTime\n"
+                   "DeflateAlterETag NoChange\nBrotliAlterETag NoChange\n"
+                   % ((MODULES_DIR,) * 5)]
+    ceiling_body = ["LoadModule bench_const_module %s\n" % ceiling_so]
+    b_root = os.path.join(work, "B")
+    for i, sc in enumerate(scs):
+        r = fetch(a.port, sc)
+        want = 304 if sc.kind == "304" else 200
+        if sc.kind == "304":
+            etag = fetch(a.port, sc).etag
+            sc.headers["If-None-Match"] = etag
+            r = fetch(a.port, sc)
+        if r.status != want:
+            raise SystemExit("A answered %d to %s" % (r.status, sc.name))
+        if sc.kind == "coded" and r.header("Content-Encoding") != sc.ae:
+            raise SystemExit("A did not send %s for %s" % (sc.ae, sc.name))
+        sc.expect_status = want
+        sc.expect_len = len(r.body)
+        hdr_file = os.path.join(work, "s%02d.headers" % i)
+        body_file = os.path.join(work, "s%02d.body" % i)
+        with open(hdr_file, "w") as f:
+            f.write(header_lines(r))
+        with open(body_file, "wb") as f:
+            f.write(r.body)
+        url = "/s%02d%s" % (i, BASE + sc.path.split("?")[0])
+        sc.url = {"A": BASE + sc.path,
+                  "B": url + ("?" + sc.path.split("?", 1)[1]
+                              if "?" in sc.path else ""),
+                  "C": url}
+        ceiling_body.append(
+            '<Location "%s">\n    Require all granted\n'
+            '    SetHandler bench-const\n    BenchConst %d "%s"%s\n'
+            '</Location>\n' % (url, want, hdr_file,
+                               ' "%s"' % body_file if want == 200 else ""))
+        if sc.kind == "304":
+            continue                # static files cannot answer this 304
+        # B: the file at the same path, with A's fields added.
+        path = os.path.join(b_root, "htdocs", url.lstrip("/"))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        data = r.body
+        if sc.kind == "coded":
+            data = fetch(a.port, Scenario("id", sc.path, {
+                k: v for k, v in sc.headers.items()
+                if k != "Accept-Encoding"})).body
+        with open(path, "wb") as f:
+            f.write(data)
+        lm = hh.parse_http_date(r.header("Last-Modified"))
+        os.utime(path, (lm, lm))
+        for dirpath, _, _ in os.walk(os.path.join(b_root, "htdocs")):
+            os.chmod(dirpath, 0o755)
+        os.chmod(path, 0o644)
+        lines = ['<Location "%s">' % url,
+                 "    ForceType application/json"]
+        for line in header_lines(r).splitlines():
+            name, value = line.split(": ", 1)
+            if name in ("Content-Type", "Last-Modified"):
+                continue
+            if sc.kind == "coded" and name in ("Content-Encoding", "ETag"):
+                continue            # the filter adds what it produces
+            lines.append('    Header set %s "%s"' % (
+                name, value.replace('"', '\\"')))
+        if sc.kind == "coded":
+            filt = "DEFLATE" if sc.ae == "gzip" else "BROTLI_COMPRESS"
+            lines.append("    SetOutputFilter %s" % filt)
+            lines.append('    Header set ETag "%s"' %
+                         r.header("ETag").replace('"', '\\"'))
+        lines.append("</Location>")
+        static_body.append("\n".join(lines) + "\n")
+    return "".join(static_body), "".join(ceiling_body)
+
+
+# ------------------------------------------------------------------ wrk
+def parse_duration(s):
+    m = re.match(r"([\d.]+)(us|ms|s|m)$", s)
+    if not m:
+        return None
+    v = float(m.group(1))
+    return v * {"us": 1e-3, "ms": 1, "s": 1e3, "m": 6e4}[m.group(2)]
+
+
+def run_wrk(port, url, sc, seconds, connections):
+    cmd = ["taskset", "-c", CLIENT_CPU, "wrk", "-t1",
+           "-c%d" % connections, "-d%ds" % seconds, "--latency",
+           "--timeout", "5s"]
+    for k, v in sc.headers.items():
+        cmd += ["-H", "%s: %s" % (k, v)]
+    if sc.close:
+        cmd += ["-H", "Connection: close"]
+    cmd.append("http://127.0.0.1:%d%s" % (port, url))
+    cp = subprocess.run(cmd, capture_output=True, text=True,
+                        timeout=seconds + 60)
+    out = cp.stdout
+    res = {"rps": 0.0, "p50": None, "p99": None, "requests": 0,
+           "errors": 0, "bad": 0}
+    m = re.search(r"Requests/sec:\s+([\d.]+)", out)
+    if m:
+        res["rps"] = float(m.group(1))
+    m = re.search(r"(\d+) requests in", out)
+    if m:
+        res["requests"] = int(m.group(1))
+    for pct in ("50", "99"):
+        m = re.search(r"^\s+%s%%\s+(\S+)" % pct, out, re.M)
+        if m:
+            res["p" + pct] = parse_duration(m.group(1))
+    m = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), "
+                  r"timeout (\d+)", out)
+    if m:
+        res["errors"] = sum(int(x) for x in m.groups())
+        if sc.close:                    # the server closing is the point
+            res["errors"] -= int(m.group(2))
+    m = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    if m:
+        res["bad"] = int(m.group(1))
+    return res
+
+
+# -------------------------------------------------------------- report
+def med(xs):
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def fmt(v, spec):
+    return "-" if v is None else format(v, spec)
+
+
+def machine_line():
+    model = "?"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    ver = subprocess.run([HTTPD, "-v"], capture_output=True,
+                         text=True).stdout.splitlines()
+    return "%s, %d CPUs (%s), kernel %s; %s; wrk %s" % (
+        socket.gethostname(), os.cpu_count(), model, platform.release(),
+        ver[0].split(":", 1)[1].strip() if ver else "httpd",
+        subprocess.run(["wrk", "-v"], capture_output=True,
+                       text=True).stdout.split()[1]
+        if shutil.which("wrk") else "?")
+
+
+def main_table(scs, results, args):
+    out = []
+    out.append("| scenario | server | req/s median (min-max) | p50 ms | "
+               "p99 ms | CPU us/req | A/C | A/B |")
+    out.append("|---|---|---|---|---|---|---|---|")
+    for sc in scs:
+        res = results[sc.slug]
+        ratios = {}
+        for other in ("C", "B"):
+            rs = [a["rps"] / o["rps"] for a, o in zip(res["A"], res[other])
+                  if o["rps"] > 0]
+            ratios[other] = med(rs)
+        for srv in ("A", "B", "C"):
+            rounds = res[srv]
+            if not rounds:
+                continue
+            rps = [x["rps"] for x in rounds]
+            cpu = [x["cpu_us"] for x in rounds]
+            out.append("| %s | %s | %s (%s-%s) | %s | %s | %s | %s | %s |" % (
+                sc.name if srv == "A" else "", srv_name(srv, sc),
+                fmt(med(rps), ".0f"), fmt(min(rps), ".0f"),
+                fmt(max(rps), ".0f"),
+                fmt(med(x["p50"] for x in rounds), ".2f"),
+                fmt(med(x["p99"] for x in rounds), ".2f"),
+                fmt(med(cpu), ".1f"),
+                fmt(ratios["C"], ".3f") if srv == "A" else "",
+                fmt(ratios["B"], ".3f") if srv == "A" else ""))
+    return "\n".join(out)
+
+
+def srv_name(srv, sc):
+    if srv == "A":
+        return "mod_profile"
+    if srv == "C":
+        return "ceiling"
+    if sc.kind == "coded":
+        return "static+%s" % ("mod_deflate" if sc.ae == "gzip"
+                              else "mod_brotli")
+    return "static"
+
+
+def cpu_ratio(res):
+    rs = [a["cpu_us"] / c["cpu_us"] for a, c in zip(res["A"], res["C"])
+          if c["cpu_us"]]
+    return med(rs)
+
+
+# ---------------------------------------------------------- big data
+def big_data_part(work, args, report):
+    log("big data: generating")
+    big = os.path.join(work, "big.json")
+    big2 = os.path.join(work, "big2.json")
+    subprocess.run([sys.executable, os.path.join(HERE, "gen-bigdata.py"),
+                    big], check=True)
+    subprocess.run([sys.executable, os.path.join(HERE, "gen-bigdata.py"),
+                    "--experience", "4999", big2], check=True)
+    for p in (big, big2):
+        os.chmod(p, 0o644)
+    size = os.path.getsize(big)
+    live = os.path.join(work, "live.json")
+    shutil.copy(big, live)
+    os.chmod(live, 0o644)
+
+    # The same server with the sample, for the memory baseline.
+    base = Server(os.path.join(work, "SMALL"), "small",
+                  "LoadModule profile_module %s\n" % MODULE
+                  + profile_location(SAMPLE))
+    base.start()
+    time.sleep(1)
+    small_mem = base.rss_kb()
+    base.stop()
+
+    srv = Server(os.path.join(work, "BIG"), "big",
+                 "LoadModule profile_module %s\n" % MODULE
+                 + profile_location(live))
+    t0 = time.time()
+    srv.start()
+    startup = time.time() - t0
+    # Start-up twice more: the median is steadier.
+    starts = [startup]
+    for _ in range(2):
+        srv.stop()
+        t0 = time.time()
+        srv.start()
+        starts.append(time.time() - t0)
+    time.sleep(1)
+    mem = srv.rss_kb()
+
+    def etag():
+        return hh.request(srv.port, "GET", BASE + "/experience").etag
+
+    reloads = []
+    current = etag()
+    for i in range(4):
+        shutil.copy(big2 if i % 2 == 0 else big, live + ".new")
+        os.chmod(live + ".new", 0o644)
+        os.rename(live + ".new", live)
+        t0 = time.time()
+        os.kill(srv.parent_pid(), signal.SIGUSR1)
+        while True:
+            try:
+                e = etag()
+            except OSError:
+                e = None
+            if e and e != current:
+                break
+            if time.time() - t0 > 60:
+                raise SystemExit("big data: reload not seen in 60 s")
+            time.sleep(0.01)
+        reloads.append(time.time() - t0)
+        current = e
+    # Filters over it: the module's answers against the harness's model.
+    data = hh.load_data(live)
+    checks = [("/case-studies", "organization", "hafenstra", "en"),
+              ("/case-studies", "organization", "NORTEVERDE", "es"),
+              ("/experience", "company", "cierzo", "es"),
+              ("/experience", "company", "ENERGÍA", "en")]
+    correct = []
+    for route, param, value, lang in checks:
+        r = hh.request(srv.port, "GET", "%s%s?%s=%s" % (
+            BASE, route, param, urllib.parse.quote(value)),
+            {"Accept-Language": lang})
+        want = hh.expected_filtered(data, route, param, value, lang)
+        got = r.pairs()
+        correct.append((route, param, value, lang, len(got), got == want))
+    filt = []
+    for route, param, value, lang in checks[:2]:
+        sc = Scenario("big", "%s?%s=%s" % (route, param, value),
+                      {"Accept-Language": lang})
+        cpu0 = srv.cpu_seconds()
+        r = run_wrk(srv.port, BASE + sc.path, sc, args.seconds,
+                    args.connections)
+        cpu = srv.cpu_seconds() - cpu0
+        filt.append((sc.path, r, cpu * 1e6 / max(r["requests"], 1)))
+    unf = Scenario("big", "/case-studies", {"Accept-Language": "en",
+                                            "Accept-Encoding": "br"})
+    unf_len = len(fetch(srv.port, unf).body)
+    r_unf = run_wrk(srv.port, BASE + unf.path, unf, args.seconds,
+                    args.connections)
+    srv.stop()
+
+    parent = srv.parent_pid()
+    def total(m, sign):
+        return sum(v for k, v in m.items() if (k > 0) == (sign > 0))
+    rss_parent = [v for k, v in mem.items() if k > 0]
+    report.append("\n## Big data (%.1f MB data file: %d experience records, "
+                  "%d case studies)\n" % (size / 1e6, 5000, 5000))
+    report.append("| measure | value |\n|---|---|")
+    report.append("| start-up to first answer (`httpd -k start`, median "
+                  "of 3) | %.2f s (%s) |" % (
+                      statistics.median(starts),
+                      ", ".join("%.2f" % s for s in starts)))
+    report.append("| graceful reload (SIGUSR1 to new ETag served, median "
+                  "of %d) | %.2f s (%s) |" % (
+                      len(reloads), statistics.median(reloads),
+                      ", ".join("%.2f" % s for s in reloads)))
+    report.append("| memory, all server processes (PSS), big data | "
+                  "%.1f MB |" % (total(mem, -1) / 1024))
+    report.append("| memory, all server processes (PSS), sample data | "
+                  "%.1f MB |" % (total(small_mem, -1) / 1024))
+    extra = (total(mem, -1) - total(small_mem, -1)) * 1024
+    report.append("| memory for the data (PSS difference) | %.1f MB = "
+                  "%.1f x the file |" % (extra / 1e6, extra / size))
+    report.append("| RSS per process, big data | %s |" % ", ".join(
+        "%.1f MB" % (v / 1024) for v in rss_parent))
+    for route, param, value, lang, n, ok in correct:
+        report.append("| filter %s?%s=%s (%s): %d records | %s |" % (
+            route, param, value, lang, n,
+            "correct" if ok else "**WRONG**"))
+    for path, r, cpu in filt:
+        report.append("| throughput %s | %.0f req/s, p50 %s ms, %.0f us "
+                      "CPU/req |" % (path, r["rps"], fmt(r["p50"], ".2f"),
+                                     cpu))
+    report.append("| throughput /case-studies unfiltered (br, %.0f KB) | "
+                  "%.0f req/s |" % (unf_len / 1024, r_unf["rps"]))
+    del parent
+    return all(ok for *_, ok in correct)
+
+
+# ---------------------------------------------------------------- main
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--seconds", type=int, default=3)
+    ap.add_argument("--connections", type=int, default=16)
+    ap.add_argument("--quick", action="store_true",
+                    help="fewer scenarios (en only, one route per coding)")
+    ap.add_argument("--no-big", action="store_true",
+                    help="skip the 10 MB data part")
+    ap.add_argument("--out", default=os.path.join(
+        os.environ.get("BUILDDIR", SRCDIR), "bench-results.md"))
+    args = ap.parse_args()
+    for tool in ("wrk", "taskset", APXS):
+        if not shutil.which(tool):
+            raise SystemExit("bench: %s not found" % tool)
+    if not os.path.exists(MODULE):
+        raise SystemExit("bench: module not built: %s" % MODULE)
+
+    work = tempfile.mkdtemp(prefix="mod_profile-bench-")
+    os.chmod(work, 0o755)
+    servers = []
+    try:
+        sample = hh.load_data(SAMPLE)
+        scs = scenarios(sample, args.quick)
+        ceiling_so = build_ceiling_module(work)
+        a = Server(os.path.join(work, "A"), "mod_profile",
+                   "LoadModule profile_module %s\n" % MODULE
+                   + profile_location(SAMPLE))
+        servers.append(a)
+        a.start()
+        b_body, c_body = configure_static_and_ceiling(work, a, scs,
+                                                      ceiling_so)
+        b = Server(os.path.join(work, "B"), "static", b_body)
+        c = Server(os.path.join(work, "C"), "ceiling", c_body)
+        servers += [b, c]
+        b.start()
+        c.start()
+        by = {"A": a, "B": b, "C": c}
+        # Same bytes everywhere: what B and C answer equals A's answer.
+        for sc in scs:
+            ra = fetch(a.port, sc)
+            for srv in ("B", "C"):
+                if srv == "B" and sc.kind == "304":
+                    continue
+                r = hh.request(by[srv].port, "GET", sc.url[srv], sc.headers)
+                assert r.status == ra.status, (srv, sc.name, r.status)
+                body = r.body
+                assert body == ra.body or (
+                    sc.kind == "coded" and srv == "B"), (srv, sc.name)
+                for name in COPIED:
+                    if sc.kind == "coded" and srv == "B" and name == "ETag":
+                        continue
+                    assert r.header(name) == ra.header(name), (
+                        srv, sc.name, name, r.header(name), ra.header(name))
+        results = {sc.slug: {"A": [], "B": [], "C": []} for sc in scs}
+        total = len(scs) * args.rounds
+        n = 0
+        for sc in scs:
+            for rnd in range(args.rounds):
+                n += 1
+                log("[%d/%d] %s, round %d" % (n, total, sc.name, rnd + 1))
+                for srv in ("A", "B", "C"):
+                    if srv == "B" and sc.kind == "304":
+                        continue
+                    server = by[srv]
+                    cpu0 = server.cpu_seconds()
+                    r = run_wrk(server.port, sc.url[srv], sc, args.seconds,
+                                args.connections)
+                    cpu = server.cpu_seconds() - cpu0
+                    r["cpu_us"] = cpu * 1e6 / max(r["requests"], 1)
+                    if r["errors"] or r["bad"]:
+                        log("  %s: %d socket errors, %d bad statuses"
+                            % (srv, r["errors"], r["bad"]))
+                    results[sc.slug][srv].append(r)
+        for s in servers:
+            s.stop()
+        servers = []
+
+        report = ["# mod_profile benchmark",
+                  "",
+                  "Run %s on %s." % (datetime.datetime.now().strftime(
+                      "%Y-%m-%d %H:%M"), machine_line()),
+                  "",
+                  "%d rounds x %d s per server and scenario, wrk 1 thread, "
+                  "%d connections (keep-alive unless noted); server pinned "
+                  "to CPU %s, wrk to CPU %s. A = mod_profile, B = static "
+                  "files + mod_headers (compressed rows: + mod_deflate / "
+                  "mod_brotli), C = ceiling (constant-bytes handler). "
+                  "Ratios are medians of per-round ratios." % (
+                      args.rounds, args.seconds, args.connections,
+                      SERVER_CPU, CLIENT_CPU),
+                  "",
+                  main_table(scs, results, args),
+                  ""]
+        summary = ["| scenario | A/C req/s | A/C CPU per request | A/B |",
+                   "|---|---|---|---|"]
+        for sc in scs:
+            res = results[sc.slug]
+            rc = med([x["rps"] / y["rps"] for x, y in
+                      zip(res["A"], res["C"]) if y["rps"]])
+            rb = med([x["rps"] / y["rps"] for x, y in
+                      zip(res["A"], res["B"]) if y["rps"]])
+            summary.append("| %s | %s | %s | %s |" % (
+                sc.name, fmt(rc, ".3f"), fmt(cpu_ratio(res), ".3f"),
+                fmt(rb, ".3f")))
+        report += ["## Summary", ""] + summary
+        ok = True
+        if not args.no_big:
+            ok = big_data_part(work, args, report)
+        text = "\n".join(report) + "\n"
+        with open(args.out, "w") as f:
+            f.write(text)
+        print(text)
+        log("written to %s" % args.out)
+        return 0 if ok else 1
+    finally:
+        for s in servers:
+            s.stop()
+        if not os.environ.get("KEEP_TMP"):
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
