@@ -21,7 +21,7 @@ pytest.importorskip("brotli", reason="python3-brotli is not installed "
                     "(scripts/install-deps installs it)")
 
 CONF = os.path.join(h.SRCDIR, "httpd-conf", "profile-compression.conf")
-MODULES = h.load_modules("filter", "env", "deflate", "brotli")
+MODULES = h.load_modules("filter", "env", "headers", "deflate", "brotli")
 ENCODINGS = ["gzip", "br"]
 LANGS = ["en", "es"]
 B = "/api/v1"
