@@ -6,6 +6,7 @@ Python standard library only.
 """
 import calendar
 import email.utils
+import gzip
 import json
 import os
 import re
@@ -274,6 +275,19 @@ def request(port, method, target, headers=None, body=None, timeout=10):
     return parse_response(raw, dechunk=(method != "HEAD"))
 
 
+def decompress(body, coding):
+    """The body decoded once from its Content-Encoding (None, "gzip" or
+    "br")."""
+    if coding is None:
+        return body
+    if coding == "gzip":
+        return gzip.decompress(body)
+    if coding == "br":
+        import brotli           # Debian's python3-brotli
+        return brotli.decompress(body)
+    raise AssertionError("unexpected Content-Encoding %r" % coding)
+
+
 def http_date(ts):
     return email.utils.formatdate(ts, usegmt=True)
 
@@ -373,6 +387,16 @@ DocumentRoot "{root}/htdocs"
 
     def configtest(self):
         return self.ctl("-t")
+
+    def start_checked(self):
+        """start(), asserting that it worked and logged nothing at [warn]
+        or worse (the per-test guard judges only later lines)."""
+        cp = self.start()
+        assert cp.returncode == 0, cp.stderr
+        lines = self.new_problem_lines()
+        assert not lines, "%s logged at start-up:\n%s" % (
+            self.name, "\n".join(lines))
+        return self
 
     def start(self, wait=True):
         """`httpd -k start`; then polls until the server answers.  A port
@@ -517,3 +541,11 @@ def location(path, data, extra=""):
     ProfileData "{data}"
 {extra}</Location>
 """.format(path=path, data=data, extra=extra)
+
+
+def load_modules(*names):
+    """LoadModule lines for modules of the httpd installation, by short
+    name: load_modules("filter", "deflate") loads filter_module from
+    mod_filter.so and deflate_module from mod_deflate.so."""
+    return "".join("LoadModule %s_module %s/mod_%s.so\n" % (n, MODULES_DIR, n)
+                   for n in names)
