@@ -158,7 +158,11 @@ cleanup()
     # services may start, that can start one: stop what was not running.
     if [ -z "$had_server" ] && pid=$(system_apache_pid); then
         echo "cleanup: stopping the system apache2 ($pid) the test started" >&2
-        timeout 30 apache2ctl stop >/dev/null 2>&1
+        if [ -d /run/systemd/system ]; then
+            timeout 60 systemctl stop apache2
+        else
+            timeout 30 apache2ctl stop >/dev/null 2>&1
+        fi
     fi
     cleanup_state_dirs
     if [ -z "$had_server" ] && [ -z "$(system_apache_pid)" ]; then
