@@ -118,8 +118,9 @@ stop_test_server()
     done
     if pid=$(cat "$tmp/run/apache2.pid" 2>/dev/null) &&
        kill -0 "$pid" 2>/dev/null; then
-        echo "test server $pid did not stop; killing it" >&2
-        kill -9 "$pid" 2>/dev/null
+        # httpd's parent leads its own process group, children included.
+        echo "test server $pid did not stop; killing its group" >&2
+        kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null
     fi
     server_confdir=
 }
@@ -319,7 +320,7 @@ header()
 {
     sed -n "s/^$1: *//Ip" "$tmp/headers" | head -1
 }
-# The body's headline must be the data file's, in language $1.
+# The body must be the data file's profile, in language $1.
 check_profile_body()
 {
     python3 - "$DATA" "$tmp/b" "$1" <<'EOF' || fail "body of /profile in $1"
