@@ -164,7 +164,8 @@ static void not_found(profile_response_t *resp, const profile_site_t *site,
 /* The elements of `coll` whose keys contain `value`, as a JSON array.
  * Every element matching is the stored collection (with its coded
  * forms); otherwise the bytes are joined and the ETag computed from the
- * elements' hashes, so the cost does not grow with the bytes. */
+ * elements' hashes, as the collection's own, so its cost does not grow
+ * with the bytes. */
 static void filter(profile_response_t *resp, const profile_site_t *site,
                    const profile_request_t *req, const profile_coll_t *coll,
                    int lang, const char *value, apr_size_t value_len,
@@ -205,8 +206,7 @@ static void filter(profile_response_t *resp, const profile_site_t *site,
     *o = '\0';
     resp->body = out;
     resp->len = (apr_size_t)(o - out);
-    resp->etag = n == 0 ? profile_etag(out, resp->len, p)
-                        : profile_etag_joined(hits, n, p);
+    resp->etag = profile_etag_joined(hits, n, p);
 }
 
 void profile_api_answer(profile_response_t *resp, const profile_site_t *site,

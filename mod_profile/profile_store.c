@@ -671,6 +671,7 @@ const char *profile_etag(const char *s, apr_size_t len, apr_pool_t *p)
 
 typedef struct {
     profile_body_t *body;
+    int hash;                   /* 0: a collection (ETag from elements) */
     int compress;
     char etag[22];
     char *coded[PROFILE_ENC_COUNT];     /* malloc'd; NULL: not kept */
@@ -687,14 +688,16 @@ typedef struct {
     volatile apr_uint32_t next;
 } work_t;
 
-/* Queues `body` for its ETag and, if `served` unfiltered, its
- * compressed forms. */
-static void finish_later(work_t *w, profile_body_t *body, int served)
+/* Queues `body` for its hash and ETag (unless `hash` is 0) and, if
+ * `served` unfiltered, its compressed forms. */
+static void finish_later(work_t *w, profile_body_t *body, int hash,
+                         int served)
 {
     job_t *j = apr_array_push(w->jobs);
 
     memset(j, 0, sizeof(*j));
     j->body = body;
+    j->hash = hash;
     j->compress = served && w->compress;
     w->bytes += j->compress ? body->len : 0;
 }
@@ -703,7 +706,9 @@ static void run_job(const work_t *w, job_t *j)
 {
     int enc;
 
-    etag_into(j->etag, j->body->sha1, j->body->data, j->body->len);
+    if (j->hash) {
+        etag_into(j->etag, j->body->sha1, j->body->data, j->body->len);
+    }
     for (enc = PROFILE_ENC_GZIP; j->compress && enc < PROFILE_ENC_COUNT;
          enc++) {
         j->coded[enc] = profile_enc_compress(&j->coded_len[enc],
@@ -755,7 +760,9 @@ static void finish_all(work_t *w, apr_pool_t *p)
         job_t *j = &APR_ARRAY_IDX(w->jobs, i, job_t);
         int enc;
 
-        j->body->etag = apr_pstrmemdup(p, j->etag, 21);
+        if (j->hash) {
+            j->body->etag = apr_pstrmemdup(p, j->etag, 21);
+        }
         for (enc = PROFILE_ENC_GZIP; enc < PROFILE_ENC_COUNT; enc++) {
             if (j->coded[enc] != NULL) {
                 profile_bytes_t *c = &j->body->coded[enc];
@@ -859,17 +866,39 @@ static void render_collection(profile_store_t *st, int k, json_t *root,
         data[b.len] = '\0';
         all->data = data;
         all->len = b.len;
-        finish_later(w, all, 1);
+        finish_later(w, all, 0, 1);
         for (i = 0; i < n; i++) {
             profile_body_t *ib = &coll->items[i].body[l];
 
             ib->data = data + offs[2 * i];
             ib->len = offs[2 * i + 1];
-            finish_later(w, ib, collections[k].alone);
+            finish_later(w, ib, 1, collections[k].alone);
         }
     }
     free(b.buf);
     free(offs);
+}
+
+/* A collection's ETag, like a filtered one's, comes from its elements'
+ * hashes (profile_etag_joined): a filter choosing every element gives
+ * the same bytes and the same ETag, and no hashing of the whole bytes. */
+static void collection_etags(profile_store_t *st, apr_pool_t *tmp,
+                             apr_pool_t *p)
+{
+    int k, l, i;
+
+    for (k = 0; k < PROFILE_COLL_COUNT; k++) {
+        profile_coll_t *c = &st->coll[k];
+        const profile_body_t **bodies =
+            apr_palloc(tmp, sizeof(*bodies) * (apr_size_t)(c->nitems + 1));
+
+        for (l = 0; l < st->nlangs; l++) {
+            for (i = 0; i < c->nitems; i++) {
+                bodies[i] = &c->items[i].body[l];
+            }
+            c->all[l].etag = profile_etag_joined(bodies, c->nitems, p);
+        }
+    }
 }
 
 static void render_object_route(profile_body_t **out, profile_store_t *st,
@@ -887,7 +916,7 @@ static void render_object_route(profile_body_t **out, profile_store_t *st,
         emit_object(&b, fields, src, st->langs[l]);
         body->data = apr_pstrmemdup(p, b.buf, b.len);
         body->len = b.len;
-        finish_later(w, body, 1);
+        finish_later(w, body, 1, 1);
     }
     free(b.buf);
 }
@@ -965,6 +994,7 @@ apr_status_t profile_store_parse_opts(profile_store_t **out,
     json_decref(root);
     root = NULL;
     finish_all(&w, p);
+    collection_etags(st, w.pool, p);
     apr_pool_destroy(w.pool);
     *out = st;
 
