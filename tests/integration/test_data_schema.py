@@ -302,6 +302,9 @@ CASES.update(_generated(h.load_data(h.SAMPLE_DATA)))
 CASES["translations_empty_one_language"] = (
     _then(_languages(["en"], lambda t: {"en": t["en"]}),
           ["profile", "headline"], {}), False)
+CASES["translation_key_not_a_tag_one_language"] = (
+    _then(_languages(["en"], lambda t: {"en": t["en"]}),
+          ["profile", "headline"], {"en": "a", "en-GB": "b"}), False)
 
 # name: (maker, why a JSON Schema cannot refuse it)
 BEYOND_THE_SCHEMA = {
