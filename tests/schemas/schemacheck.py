@@ -11,7 +11,6 @@ the vendored OpenAPI meta-schemas (tests/schemas/oas-3.1/).
 import glob
 import json
 import os
-import warnings
 
 import jsonschema
 import yaml
@@ -95,16 +94,27 @@ def validator(schema, documents=None):
     """A Draft 2020-12 validator for `schema`, where references may point
     into `documents` ({uri: document}), the draft meta-schemas jsonschema
     ships, and nowhere else."""
-    with warnings.catch_warnings():
-        # jsonschema >= 4.18 prefers the `referencing` library; the
-        # resolver below still works there, and is all Debian 12 has.
-        warnings.simplefilter("ignore", DeprecationWarning)
-        resolver = jsonschema.RefResolver(
-            base_uri=schema.get("$id", "") if isinstance(schema, dict)
-            else "", referrer=schema, store=documents or {},
-            handlers={"http": _offline, "https": _offline, "urn": _offline,
-                      "file": _offline, "": _offline})
-        return Validator(schema, resolver=resolver)
+    documents = documents or {}
+    try:
+        # jsonschema >= 4.18 resolves through the `referencing` library
+        # (its old resolver mishandles $dynamicRef there).
+        from referencing import Registry, Resource
+        from referencing.jsonschema import DRAFT202012
+    except ImportError:
+        Registry = None
+    if Registry is not None:
+        registry = Registry(retrieve=_offline).with_resources(
+            (uri, Resource.from_contents(
+                doc, default_specification=DRAFT202012))
+            for uri, doc in documents.items())
+        return Validator(schema, registry=registry)
+    # Debian 12's jsonschema 4.10.
+    resolver = jsonschema.RefResolver(
+        base_uri=schema.get("$id", "") if isinstance(schema, dict) else "",
+        referrer=schema, store=documents,
+        handlers={"http": _offline, "https": _offline, "urn": _offline,
+                  "file": _offline, "": _offline})
+    return Validator(schema, resolver=resolver)
 
 
 def doc_validator(doc, schema):
