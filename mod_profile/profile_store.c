@@ -37,7 +37,8 @@ typedef enum {
     K_PLAIN,        /* a plain string (urls) */
     K_OBJECT,       /* an object described by `sub` */
     K_OBJLIST,      /* an array of objects described by `sub` */
-    K_LANGS         /* the optional "languages" declaration */
+    K_LANGS,        /* the optional "languages" declaration */
+    K_SCHEMA        /* the optional "$schema" (for editors; ignored) */
 } kind_e;
 
 typedef struct field {
@@ -123,6 +124,7 @@ static const field_t metric_fields[] = {
 };
 
 static const field_t top_fields[] = {
+    {"$schema", K_SCHEMA, NULL},
     {"languages", K_LANGS, NULL},
     {"profile", K_OBJECT, profile_fields},
     {"skills", K_OBJLIST, skill_fields},
@@ -303,7 +305,7 @@ static int check_value(vctx_t *c, const field_t *f, json_t *v,
         static const char *const expected[] = {
             "a text value", "an array of text values", "an id",
             "a kind", "a string", "an object", "an array of objects",
-            "an array of language tags"
+            "an array of language tags", "a string (the schema's URL)"
         };
         return fail(c, at, "null is not allowed (expected %s)",
                     expected[f->kind]);
@@ -311,6 +313,12 @@ static int check_value(vctx_t *c, const field_t *f, json_t *v,
     switch (f->kind) {
     case K_TEXT:
         return check_text(c, v, at);
+    case K_SCHEMA:
+        if (!json_is_string(v)) {
+            return fail(c, at, "expected a string (the schema's URL), found "
+                        "%s", type_name(v));
+        }
+        return 0;
     case K_ID:
     case K_KIND:
     case K_PLAIN:
@@ -377,7 +385,8 @@ static int check_object(vctx_t *c, const field_t *fields, json_t *v,
     }
     for (f = fields; f->name; f++) {
         path_t here = {at, f->name, 0};
-        if (f->kind != K_LANGS && json_object_get(v, f->name) == NULL) {
+        if (f->kind != K_LANGS && f->kind != K_SCHEMA
+            && json_object_get(v, f->name) == NULL) {
             return fail(c, &here, "missing required field \"%s\"", f->name);
         }
     }

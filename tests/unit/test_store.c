@@ -1454,10 +1454,30 @@ static void absurdly_deep_nesting_is_refused(void **state)
     assert_has(err, "depth");
 }
 
+static void schema_key_is_accepted_at_the_top_only(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *err;
+
+    /* Editors find the JSON Schema through it; the module ignores it. */
+    parse_ok(p, min_edit(p, "\"languages\"",
+                         "\"$schema\": \"./profile.schema.json\", "
+                         "\"languages\""));
+    err = parse_bad(p, min_edit(p, "\"languages\"",
+                                "\"$schema\": 1, \"languages\""));
+    assert_names_path(err, "$.$schema");
+    assert_has(err, "expected a string");
+    err = parse_bad(p, min_edit(p, "\"profile\": {\"name\"",
+                                "\"profile\": {\"$schema\": \"x\", "
+                                "\"name\""));
+    assert_has(err, "unknown key \"$schema\"");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         UNIT_TEST(sample_loads_with_languages_en_es),
+        UNIT_TEST(schema_key_is_accepted_at_the_top_only),
         UNIT_TEST(compressed_forms_exist_for_what_is_served_unfiltered),
         UNIT_TEST(validating_only_renders_nothing),
         UNIT_TEST(files_over_the_size_limit_are_refused_unread),
