@@ -793,22 +793,39 @@ static int profile_handler(request_rec *r)
     return send_answer(r, &resp);
 }
 
-/* URLs served by this handler name no file: like mod_proxy, skip the
- * directory walk (and its stat calls) that the core would do for them.
- * The <Location> sections have been walked already at this point. */
-static int profile_map_to_storage(request_rec *r)
+/* URLs served by this handler name no file: like mod_proxy, the module
+ * spares them the directory walk (a stat per path segment and the
+ * .htaccess lookups) that the core's map_to_storage would do.  Whether a
+ * URL is ours is known when translate_name runs (the <Location>
+ * sections are merged then; map_to_storage starts from the server's
+ * defaults), so translate_name marks the request and DECLINEs, leaving
+ * mod_rewrite, mod_alias and the core their say. */
+static int profile_translate_name(request_rec *r)
 {
-    core_dir_config *core = ap_get_core_module_config(r->per_dir_config);
-    const char *handler = NULL, *err = NULL;
+    profile_dir_conf *conf = ap_get_module_config(r->per_dir_config,
+                                                  &profile_module);
+    core_dir_config *core;
+    const char *handler, *err = NULL;
 
-    if (core->expr_handler != NULL) {
-        handler = ap_expr_str_exec(r, core->expr_handler, &err);
+    if (conf == NULL || conf->data_path == NULL) {
+        return DECLINED;            /* no API here: the common case */
     }
+    core = ap_get_core_module_config(r->per_dir_config);
+    if (core->expr_handler == NULL) {
+        return DECLINED;
+    }
+    handler = ap_expr_str_exec(r, core->expr_handler, &err);
     if (err == NULL && handler != NULL
         && strcmp(handler, PROFILE_HANDLER) == 0) {
-        return OK;
+        ap_set_module_config(r->request_config, &profile_module, conf);
     }
     return DECLINED;
+}
+
+static int profile_map_to_storage(request_rec *r)
+{
+    return ap_get_module_config(r->request_config, &profile_module) != NULL
+           ? OK : DECLINED;
 }
 
 static void register_hooks(apr_pool_t *p)
@@ -817,6 +834,8 @@ static void register_hooks(apr_pool_t *p)
     ap_hook_check_config(profile_check_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_pre_config(profile_pre_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_post_config(profile_post_config, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_translate_name(profile_translate_name, NULL, NULL,
+                           APR_HOOK_MIDDLE);
     ap_hook_map_to_storage(profile_map_to_storage, NULL, NULL,
                            APR_HOOK_FIRST);
     ap_hook_handler(profile_handler, NULL, NULL, APR_HOOK_MIDDLE);
