@@ -477,6 +477,154 @@ def cpu_ratio(res):
     return med(rs)
 
 
+# ------------------------------------------------- instruction counts
+def send_requests(port, target, headers, n, close):
+    """n requests, sequential, on one keep-alive connection (or one
+    connection each)."""
+    hdrs = "".join("%s: %s\r\n" % kv for kv in headers.items())
+    req = ("GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\n%s%s\r\n" % (
+        target, hdrs, "Connection: close\r\n" if close else "")).encode()
+    sock, buf = None, b""
+    for _ in range(n):
+        if sock is None:
+            sock = socket.create_connection(("127.0.0.1", port), timeout=60)
+            buf = b""
+        sock.sendall(req)
+        while b"\r\n\r\n" not in buf:
+            chunk = sock.recv(65536)
+            if not chunk:
+                raise OSError("connection closed early")
+            buf += chunk
+        head, rest = buf.split(b"\r\n\r\n", 1)
+        length = 0
+        for line in head.split(b"\r\n")[1:]:
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value)
+        while len(rest) < length:
+            rest += sock.recv(65536)
+        buf = rest[length:]
+        if close:
+            sock.close()
+            sock = None
+    if sock is not None:
+        sock.close()
+
+
+def control(pid, action, port):
+    """callgrind_control reaches a process only when it runs code (no
+    ptrace here): one wake-up request lets it act; at most that request
+    is counted, against the n measured."""
+    ctl = subprocess.Popen(["callgrind_control", action, str(pid)],
+                           stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        try:
+            ctl.wait(timeout=0.5)
+            return
+        except subprocess.TimeoutExpired:
+            try:
+                hh.request(port, "OPTIONS", "*", timeout=10)
+            except (OSError, AssertionError):
+                pass
+    ctl.kill()
+    raise SystemExit("callgrind_control %s did not reach %d" % (action, pid))
+
+
+def valgrind_pid(pid):
+    """The valgrind process: `pid` itself, or its child under runuser."""
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open("/proc/%s/stat" % entry) as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                if int(fields[1]) == pid:
+                    return int(entry)
+            except (OSError, IndexError, ValueError):
+                pass
+    return pid
+
+
+def instructions(server, scs, which, n):
+    """Instructions the server executes per request, per scenario: the
+    server runs as one process (-X) under callgrind; counters are zeroed
+    after a warm-up and dumped after n requests.  Deterministic: noise
+    on the machine does not change the count."""
+    cgdir = os.path.join(server.root, "callgrind")
+    os.makedirs(cgdir, exist_ok=True)
+    out = os.path.join(cgdir, "callgrind.out")
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
+           HTTPD, "-X", "-d", server.root, "-f", server.conf]
+    if os.geteuid() == 0:
+        # Started as root, httpd would switch to www-data and valgrind
+        # could no longer open its own command pipes: start it as
+        # www-data (httpd then keeps that user).
+        for d in (cgdir, os.path.join(server.root, "logs")):
+            shutil.chown(d, "www-data", "www-data")
+            for f in os.listdir(d):
+                shutil.chown(os.path.join(d, f), "www-data", "www-data")
+        cmd = ["runuser", "-u", "www-data", "--"] + cmd
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    counts = {}
+    try:
+        deadline = time.time() + 300
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", server.port),
+                                         timeout=5).close()
+                break
+            except OSError:
+                if time.time() > deadline or proc.poll() is not None:
+                    raise SystemExit("%s: not answering under valgrind"
+                                     % server.name)
+                time.sleep(0.5)
+        for sc in scs:
+            if which == "B" and sc.kind == "304":
+                continue
+            send_requests(server.port, sc.url[which], sc.headers, 20,
+                          sc.close)
+            control(valgrind_pid(proc.pid), "--zero", server.port)
+            send_requests(server.port, sc.url[which], sc.headers, n,
+                          sc.close)
+            before = set(os.listdir(cgdir))
+            control(valgrind_pid(proc.pid), "--dump=" + sc.slug,
+                    server.port)
+            dumped = sorted(f for f in set(os.listdir(cgdir)) - before
+                            if f.startswith("callgrind.out"))
+            total = None
+            for f in dumped:
+                with open(os.path.join(cgdir, f)) as fh:
+                    for line in fh:
+                        if line.startswith(("summary:", "totals:")):
+                            total = int(line.split()[1])
+                os.unlink(os.path.join(cgdir, f))
+            counts[sc.slug] = total / n if total else None
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+    return counts
+
+
+def instructions_table(scs, by, n):
+    log("instruction counts (callgrind, %d requests per scenario)" % n)
+    counts = {w: instructions(by[w], scs, w, n) for w in ("A", "B", "C")}
+    out = ["\n## Instructions per request (callgrind)\n",
+           "Each server as one process (`-X`) under `valgrind "
+           "--tool=callgrind`; counters zeroed after 20 warm-up requests, "
+           "read after %d sequential requests per scenario.  Counts do not "
+           "depend on the machine's load." % n, "",
+           "| scenario | mod_profile | static | ceiling | A/C | A/B |",
+           "|---|---|---|---|---|---|"]
+    for sc in scs:
+        a, b, c = (counts[w].get(sc.slug) for w in ("A", "B", "C"))
+        out.append("| %s | %s | %s | %s | %s | %s |" % (
+            sc.name, fmt(a, ".0f"), fmt(b, ".0f"), fmt(c, ".0f"),
+            fmt(a / c if a and c else None, ".3f"),
+            fmt(a / b if a and b else None, ".3f")))
+    return "\n".join(out)
+
+
 # ---------------------------------------------------------- big data
 def big_data_part(work, args, report):
     log("big data: generating")
@@ -619,6 +767,9 @@ def main():
                     help="fewer scenarios (en only, one route per coding)")
     ap.add_argument("--no-big", action="store_true",
                     help="skip the 10 MB data part")
+    ap.add_argument("--instructions", type=int, default=500, metavar="N",
+                    help="also count instructions per request under "
+                    "callgrind over N requests per scenario (0: skip)")
     ap.add_argument("--out", default=os.path.join(
         os.environ.get("BUILDDIR", SRCDIR), "bench-results.md"))
     args = ap.parse_args()
@@ -687,6 +838,9 @@ def main():
         for s in servers:
             s.stop()
         servers = []
+        itable = None
+        if args.instructions and shutil.which("valgrind"):
+            itable = instructions_table(scs, by, args.instructions)
 
         report = ["# mod_profile benchmark",
                   "",
@@ -716,6 +870,8 @@ def main():
                 sc.name, fmt(rc, ".3f"), fmt(cpu_ratio(res), ".3f"),
                 fmt(rb, ".3f")))
         report += ["## Summary", ""] + summary
+        if itable:
+            report.append(itable)
         ok = True
         if not args.no_big:
             ok = big_data_part(work, args, report)
