@@ -4,7 +4,6 @@ mean a child crashed.  Linux /proc only; Python standard library only."""
 import os
 import re
 import signal
-import subprocess
 import time
 
 # What httpd logs when a child dies of a signal (AH00052, at notice, which
@@ -106,7 +105,3 @@ def wrk_binary():
             return p
     return None
 
-
-def run_quiet(args, timeout):
-    return subprocess.run(args, capture_output=True, text=True,
-                          timeout=timeout)
