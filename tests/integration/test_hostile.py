@@ -1140,9 +1140,9 @@ def test_hostile_requests(hostile, oracle):
     print("\nhostile requests: seed %d, %d requests in %d cases, %.1f s"
           % (SEED, sent, len(cases) + len(slow), elapsed))
     for label, c in sorted(counts.items()):
-        print("  %-14s %6d" % (label, c))
+        print("  %-18s %6d" % (label, c))
     for cat in sorted(by_cat):
-        print("  %-16s %s" % (cat, dict(sorted(by_cat[cat].items()))))
+        print("  %-18s %s" % (cat, dict(sorted(by_cat[cat].items()))))
 
     assert not failures, "%d wrong answers (seed %d); first ones:\n%s" % (
         len(failures), SEED, "\n".join(failures[:25]))

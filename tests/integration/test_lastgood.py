@@ -12,7 +12,6 @@
 One server serves every kind in turn (test_datafile.py holds the
 configuration check of the content kinds and the refusals of
 `-k graceful`)."""
-import copy
 import json
 import os
 import re
