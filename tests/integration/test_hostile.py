@@ -658,23 +658,26 @@ class Gen:
     JUNK_TAGS = ["de", "fr", "it", "pt", "nl", "zh-Hant", "x-klingon", "ja",
                  "ru", "e", "s", "enx", "esp", "ens", "i-default", "*", "",
                  "en_US", "es_ES", "12", "e-s", "-en", "-"]
+    SHORT_TAGS = ["de", "fr", "it", "pt", "nl", "ja", "ru", "e", "s", "*",
+                  "", "-", "x"]
     ABSURD_Q = ["1e3", "NaN", "inf", "-1", "-0", "1.5", "1.0001", "2",
                 "0.1234", "0.0000000000000000001", "99999999999999999999",
                 ".5", "+0.5", "0x1", "abc", "", "0.5;q=0.9", "1 1",
                 "\xe9"]
 
     def al_ranges(self, size):
-        """A header value of about `size` bytes with thousands of ranges
-        that name neither en nor es validly, and the one to be chosen."""
+        """A header value of about `size` bytes (a range for about every 5
+        bytes: 2,000 in 10 KB) whose ranges name neither en nor es validly,
+        but for the two that decide; returns it and the language chosen."""
         r = self.r
         target, other = r.choice([("en", "es"), ("es", "en")])
         parts = []
         n = 0
         while n < size:
             x = r.random()
-            if x < 0.35:
-                p = r.choice(self.JUNK_TAGS)
-            elif x < 0.7:
+            if x < 0.75:
+                p = r.choice(self.SHORT_TAGS)
+            elif x < 0.87:
                 p = "%s;q=%s" % (r.choice(self.JUNK_TAGS),
                                  r.choice(["0", "0.5", "1", "0.999", "0.001",
                                            "1.000"]))
