@@ -472,7 +472,9 @@ def test_reloads_under_load(make_httpd, workdir, sample):
                 rss_line("RSS before the first reload", rss_fresh),
                 rss_line("RSS at start", rss0), rss_line("RSS at end", rss1)])
         check_result(res, samples, out + err)
-        assert n >= max(1, SECONDS - 3) and seen == n, (reloads, seen)
+        # A reload a second, or as soon as the previous one took effect
+        # (about a second under this load; slower machines take longer).
+        assert n >= max(2, SECONDS // 4) and seen == n, (reloads, seen)
         assert res["v1"] > 0 and res["v2"] > 0, res
         assert server.running() and server.pid == pid
         log = pu.log_since(server, log_start)
