@@ -1,6 +1,7 @@
 """CONTRACT §6: CORS."""
 import pytest
 
+import httpd_harness as h
 from conftest import CORS_ORIGINS
 
 PREFLIGHT = {"Origin": "https://app.example",
@@ -153,3 +154,24 @@ class TestOriginList:
         assert r.header("Access-Control-Allow-Origin") == "https://a.example"
         assert "etag" in r.tokens("Access-Control-Expose-Headers")
         assert {"origin", "accept-language"} <= r.tokens("Vary")
+
+
+# CONTRACT §6 with a long list of origins.
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="httpd passes at most 64 arguments "
+                   "to a TAKE_ARGV directive (MAX_ARGC in server/config.c): "
+                   "ProfileCORSOrigins silently ignores origins after the "
+                   "64th, and a second ProfileCORSOrigins line replaces the "
+                   "first instead of adding to it")
+def test_every_origin_of_a_long_list_is_allowed(make_httpd):
+    origins = ["https://o%d.example" % i for i in range(70)]
+    server = make_httpd("manyorigins", h.location(
+        "/api/v1", h.SAMPLE_DATA,
+        "    ProfileCORSOrigins %s\n" % " ".join(origins)))
+    assert server.start().returncode == 0
+    try:
+        for o in (origins[0], origins[63], origins[64], origins[69]):
+            r = server.get("/api/v1/profile", {"Origin": o})
+            assert r.header("Access-Control-Allow-Origin") == o, o
+    finally:
+        server.stop()

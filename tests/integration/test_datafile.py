@@ -193,22 +193,7 @@ class TestConfigtestRefusesBadFiles:
         _passes_and_serves_minimal(server)
 
 
-# CONTRACT §9 (start-up with a bad file fails)
-@pytest.mark.parametrize("kind", ["syntax", "missing_translation"])
-def test_start_with_bad_file_fails(make_httpd, workdir, sample, kind):
-    maker, _ = BAD_FILES[kind]
-    path = os.path.join(workdir, "start-bad-%s.json" % kind)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(maker(sample))
-    server = make_httpd("startbad", h.location("/api/v1", path))
-    cp = server.start()
-    try:
-        assert cp.returncode != 0
-        assert path in cp.stdout + cp.stderr
-        time.sleep(0.3)
-        assert not server.answers()
-    finally:
-        server.stop()
+# Start-up with each kind of bad file: test_lastgood.py.
 
 
 def _write(path, text_or_data, mtime):
@@ -316,25 +301,7 @@ class TestReload:
         assert _wait_for(lambda: server.get("/api/v1/metrics").json()
                          [0]["value"] == "2")
 
-    @pytest.mark.allow_log(r"profile:(error|warn|crit|alert|emerg)\]",
-                           r"reload-\d+/profile\.json")
-    def test_raw_graceful_signal_with_bad_file_keeps_last_good(
-            self, reloadable, sample):
-        """A graceful restart signalled directly (SIGUSR1, as `-k graceful`
-        does after its own check; e.g. the file changed in between) with a
-        bad file keeps serving the last good data and logs the error."""
-        server = reloadable
-        before = _snapshot(server)
-        maker, _ = BAD_FILES["missing_translation"]
-        _write(server.data_path, maker(sample), h.DATA_MTIME + 30)
-        os.kill(server.pid, signal.SIGUSR1)
-        time.sleep(2.0)
-        assert server.running(), server.read_log()
-        assert _snapshot(server) == before
-        log = server.read_log()
-        assert any(server.data_path in ln for ln in log.splitlines()
-                   if h.LOG_PROBLEM.search(ln)), log
-
+    # A raw SIGUSR1/SIGHUP with each kind of bad file: test_lastgood.py.
 
     @pytest.mark.allow_log(r"profile:error\]")
     def test_raw_signal_with_bad_file_in_virtual_host_is_logged(

@@ -1,0 +1,107 @@
+"""Process helpers for the reliability tests: an httpd parent's children,
+their memory, waiting for a restart to finish, and the error-log lines that
+mean a child crashed.  Linux /proc only; Python standard library only."""
+import os
+import re
+import signal
+import time
+
+# What httpd logs when a child dies of a signal (AH00052, at notice, which
+# httpd writes whatever the LogLevel), when the parent catches a fatal
+# signal (AH00060), or a core dump.
+CRASH = re.compile(r"exit signal|AH00052|AH00051|AH00060|Segmentation fault"
+                   r"|core dumped|dumped core|Aborted")
+
+
+def children(ppid):
+    """The pids whose parent is `ppid` (zombies excluded)."""
+    out = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % name) as f:
+                stat = f.read()
+        except OSError:
+            continue
+        # pid (comm) state ppid ...; comm may hold spaces and parentheses.
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[1]) == ppid and fields[0] != "Z":
+            out.append(int(name))
+    return sorted(out)
+
+
+def rss_kib(pid):
+    """Resident set size of `pid` in KiB (0 if it is gone)."""
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def server_rss(parent):
+    """{"parent": KiB, "children": KiB, "processes": n, "total": KiB}."""
+    kids = children(parent)
+    p = rss_kib(parent)
+    c = sum(rss_kib(k) for k in kids)
+    return {"parent": p, "children": c, "processes": 1 + len(kids),
+            "total": p + c}
+
+
+def log_size(server):
+    try:
+        return os.path.getsize(server.error_log)
+    except OSError:
+        return 0
+
+
+def log_since(server, offset):
+    """The error-log text written after byte `offset`."""
+    try:
+        with open(server.error_log, "rb") as f:
+            f.seek(offset)
+            return f.read().decode("utf-8", "replace")
+    except FileNotFoundError:
+        return ""
+
+
+def restart(server, how, timeout=20):
+    """Restarts `server` (`how`: "USR1" or "HUP" sent straight to the
+    parent, or "graceful" for `apache2 -k graceful`) and waits until the
+    parent has re-read its configuration and only children of the new
+    generation are left, so that every later request is answered by the
+    new generation.  Returns the error-log text the restart wrote."""
+    old = set(children(server.pid))
+    start = log_size(server)
+    if how == "graceful":
+        cp = server.graceful()
+        assert cp.returncode == 0, cp.stderr
+    else:
+        os.kill(server.pid, getattr(signal, "SIG" + how))
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        text = log_since(server, start)
+        kids = set(children(server.pid))
+        if "AH00489" in text and kids and not kids & old \
+                and server.answers():
+            return log_since(server, start)
+        time.sleep(0.02)
+    raise AssertionError("restart (%s) did not finish in %ss; log:\n%s"
+                         % (how, timeout, log_since(server, start)))
+
+
+def crash_lines(text):
+    return [ln for ln in text.splitlines() if CRASH.search(ln)]
+
+
+def wrk_binary():
+    for d in os.environ.get("PATH", "").split(os.pathsep) + ["/usr/bin"]:
+        p = os.path.join(d, "wrk")
+        if os.path.isfile(p) and os.access(p, os.X_OK):
+            return p
+    return None
+
