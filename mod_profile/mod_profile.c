@@ -506,30 +506,31 @@ static int origin_valid(const char *s)
     return 1;
 }
 
-static const char *set_origins(cmd_parms *cmd, void *dconf, int argc,
-                               char *const argv[])
+/* One origin of ProfileCORSOrigins (called for each argument, so any
+ * number of origins, on one line or several, add up in a section). */
+static const char *set_origin(cmd_parms *cmd, void *dconf, const char *arg)
 {
     profile_dir_conf *conf = dconf;
-    int i;
+    int star = strcmp(arg, "*") == 0;
 
-    if (argc == 0) {
-        return "ProfileCORSOrigins: give '*' or one or more origins";
+    if (conf->origins_set && (star || conf->origins == NULL)) {
+        return "ProfileCORSOrigins: '*' stands alone (give either '*' or "
+               "a list of origins)";
     }
     conf->origins_set = 1;
-    if (argc == 1 && strcmp(argv[0], "*") == 0) {
+    if (star) {
         conf->origins = NULL;
         return NULL;
     }
-    conf->origins = apr_array_make(cmd->pool, argc, sizeof(const char *));
-    for (i = 0; i < argc; i++) {
-        if (!origin_valid(argv[i])) {
-            return apr_psprintf(cmd->pool, "ProfileCORSOrigins: '%s' is not "
-                                "an origin (scheme://host[:port], no path; "
-                                "'*' stands alone)", argv[i]);
-        }
-        APR_ARRAY_PUSH(conf->origins, const char *) =
-            apr_pstrdup(cmd->pool, argv[i]);
+    if (!origin_valid(arg)) {
+        return apr_psprintf(cmd->pool, "ProfileCORSOrigins: '%s' is not "
+                            "an origin (scheme://host[:port], no path; "
+                            "'*' stands alone)", arg);
     }
+    if (conf->origins == NULL) {
+        conf->origins = apr_array_make(cmd->pool, 4, sizeof(const char *));
+    }
+    APR_ARRAY_PUSH(conf->origins, const char *) = apr_pstrdup(cmd->pool, arg);
     return NULL;
 }
 
@@ -609,9 +610,10 @@ static int profile_pre_config(apr_pool_t *pconf, apr_pool_t *plog,
 static const command_rec profile_cmds[] = {
     AP_INIT_TAKE1("ProfileData", set_data, NULL, RSRC_CONF | ACCESS_CONF,
                   "the profile data file (JSON) this location serves"),
-    AP_INIT_TAKE_ARGV("ProfileCORSOrigins", set_origins, NULL,
-                      RSRC_CONF | ACCESS_CONF,
-                      "'*' or the origins allowed by CORS"),
+    AP_INIT_ITERATE("ProfileCORSOrigins", set_origin, NULL,
+                    RSRC_CONF | ACCESS_CONF,
+                    "'*' or the origins allowed by CORS (any number, on "
+                    "one line or several)"),
     AP_INIT_TAKE1("ProfileMaxAge", set_max_age, NULL, RSRC_CONF | ACCESS_CONF,
                   "seconds for Cache-Control max-age (default 300)"),
     AP_INIT_FLAG("ProfileCompression", set_compression, NULL,
@@ -648,6 +650,10 @@ static int send_answer(request_rec *r, const profile_response_t *resp)
     const char *from = resp->body;
 
     apr_table_do(apply_header, r, resp->headers, NULL);
+    /* The header fields above are the whole truth: nothing another
+     * module derived from a file name (mod_mime) may replace them. */
+    r->content_languages = NULL;
+    r->content_encoding = NULL;
     r->status = resp->status;
     /* In the table, Content-Encoding stays on a 304 too, and tells
      * mod_deflate and mod_brotli that the body is already coded. */
@@ -794,12 +800,15 @@ static int profile_handler(request_rec *r)
 }
 
 /* URLs served by this handler name no file: like mod_proxy, the module
- * spares them the directory walk (a stat per path segment and the
- * .htaccess lookups) that the core's map_to_storage would do.  Whether a
- * URL is ours is known when translate_name runs (the <Location>
- * sections are merged then; map_to_storage starts from the server's
- * defaults), so translate_name marks the request and DECLINEs, leaving
- * mod_rewrite, mod_alias and the core their say. */
+ * claims them in translate_name (after mod_rewrite and mod_alias had
+ * their say, before the core maps them below DocumentRoot) and spares
+ * them the directory walk (a stat per path segment and the .htaccess
+ * lookups) that the core's map_to_storage would do.  Whether a URL is
+ * ours is known in translate_name, where the <Location> sections are
+ * merged (map_to_storage starts from the server's defaults).  The file
+ * name has no extension, so no mod_mime rule applies to it; a path too
+ * long to be a file name under DocumentRoot gets the module's 404, not
+ * httpd's 403. */
 static int profile_translate_name(request_rec *r)
 {
     profile_dir_conf *conf = ap_get_module_config(r->per_dir_config,
@@ -818,6 +827,8 @@ static int profile_translate_name(request_rec *r)
     if (err == NULL && handler != NULL
         && strcmp(handler, PROFILE_HANDLER) == 0) {
         ap_set_module_config(r->request_config, &profile_module, conf);
+        r->filename = apr_pstrdup(r->pool, PROFILE_HANDLER ":");
+        return OK;
     }
     return DECLINED;
 }
@@ -835,7 +846,7 @@ static void register_hooks(apr_pool_t *p)
     ap_hook_pre_config(profile_pre_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_post_config(profile_post_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_translate_name(profile_translate_name, NULL, NULL,
-                           APR_HOOK_MIDDLE);
+                           APR_HOOK_LAST);
     ap_hook_map_to_storage(profile_map_to_storage, NULL, NULL,
                            APR_HOOK_FIRST);
     ap_hook_handler(profile_handler, NULL, NULL, APR_HOOK_MIDDLE);

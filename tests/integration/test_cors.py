@@ -157,12 +157,6 @@ class TestOriginList:
 
 
 # CONTRACT §6 with a long list of origins.
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="httpd passes at most 64 arguments "
-                   "to a TAKE_ARGV directive (MAX_ARGC in server/config.c): "
-                   "ProfileCORSOrigins silently ignores origins after the "
-                   "64th, and a second ProfileCORSOrigins line replaces the "
-                   "first instead of adding to it")
 def test_every_origin_of_a_long_list_is_allowed(make_httpd):
     origins = ["https://o%d.example" % i for i in range(70)]
     server = make_httpd("manyorigins", h.location(
@@ -175,3 +169,34 @@ def test_every_origin_of_a_long_list_is_allowed(make_httpd):
             assert r.header("Access-Control-Allow-Origin") == o, o
     finally:
         server.stop()
+
+
+def test_origins_on_several_lines_add_up(make_httpd):
+    """httpd passes a directive at most 64 arguments: long lists go on
+    several lines."""
+    server = make_httpd("originlines", h.location(
+        "/api/v1", h.SAMPLE_DATA,
+        "    ProfileCORSOrigins https://a.example\n"
+        "    ProfileCORSOrigins https://b.example https://c.example\n"))
+    assert server.start().returncode == 0
+    try:
+        for o in ("https://a.example", "https://b.example",
+                  "https://c.example"):
+            r = server.get("/api/v1/profile", {"Origin": o})
+            assert r.header("Access-Control-Allow-Origin") == o, o
+        r = server.get("/api/v1/profile", {"Origin": "https://d.example"})
+        assert not r.has("Access-Control-Allow-Origin")
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("lines", [
+    ["*", "https://a.example"], ["https://a.example", "*"],
+    ["* https://a.example"], ["https://a.example *"], ["*", "*"]])
+def test_star_with_origins_is_refused(make_httpd, lines):
+    server = make_httpd("starmix", h.location(
+        "/api/v1", h.SAMPLE_DATA,
+        "".join("    ProfileCORSOrigins %s\n" % l for l in lines)))
+    cp = server.configtest()
+    assert cp.returncode != 0
+    assert "'*' stands alone" in cp.stderr
