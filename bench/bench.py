@@ -515,12 +515,15 @@ def control(pid, action, port):
     """callgrind_control reaches a process only when it runs code (no
     ptrace here): one wake-up request lets it act; at most that request
     is counted, against the n measured."""
-    ctl = subprocess.Popen(["callgrind_control", action, str(pid)],
-                           stdout=subprocess.DEVNULL,
+    cmd = ["callgrind_control", action, str(pid)]
+    if os.geteuid() == 0:       # same user (and pipe names) as valgrind
+        cmd = ["runuser", "-u", "www-data", "--"] + cmd
+    ctl = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)
     for _ in range(200):
         try:
-            ctl.wait(timeout=0.5)
+            if ctl.wait(timeout=0.5) != 0:
+                raise SystemExit("callgrind_control %s failed" % action)
             return
         except subprocess.TimeoutExpired:
             try:
