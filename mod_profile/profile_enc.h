@@ -32,7 +32,7 @@ profile_enc_e profile_enc_choose(const char *ae, unsigned available);
 /* Compression levels for profile_enc_compress. */
 #define PROFILE_ENC_LEVEL_BEST 0    /* gzip 9, br 11 */
 #define PROFILE_ENC_LEVEL_FAST 1    /* gzip 6, br 5 (1 below 64 KB) */
-/* Up to this many bytes in all, a load uses the strongest level. */
+/* Data files up to this size are compressed at the strongest level. */
 #define PROFILE_ENC_BEST_LIMIT (128 * 1024)
 
 /* Compresses src[0..len) with `enc` (gzip or br) at `level` into a

@@ -18,6 +18,8 @@
 
 #include <apr_atomic.h>
 #include <apr_file_io.h>
+#include <apr_thread_cond.h>
+#include <apr_thread_mutex.h>
 #include <apr_thread_proc.h>
 #include <apr_lib.h>
 #include <apr_sha1.h>
@@ -674,9 +676,10 @@ const char *profile_etag(const char *s, apr_size_t len, apr_pool_t *p)
 
 /* ------------------------------------------------------------------ */
 /* Finishing: the ETag and compressed forms of every body served
- * unfiltered.  Independent per body, so shared among threads (one per
- * CPU) that write only their own job; the results are copied into the
- * pool afterwards by the loading thread. */
+ * unfiltered.  Independent per body, so for large data shared among
+ * threads (one per CPU) that start while the bodies are still being
+ * rendered and write only their own job; the results are copied into
+ * the store's pool by the loading thread once all are done. */
 
 typedef struct {
     profile_body_t *body;
@@ -690,25 +693,37 @@ typedef struct {
 
 typedef struct {
     apr_pool_t *pool;           /* for the jobs; gone after finishing */
-    apr_array_header_t *jobs;   /* of job_t */
-    apr_size_t bytes;           /* identity bytes of all jobs */
+    job_t *jobs;                /* [cap], filled in order */
+    apr_size_t cap;
+    apr_size_t queued;          /* jobs filled in */
+    apr_size_t published;       /* jobs ready to run (in batches) */
+    apr_size_t next;            /* the next job to take */
+    int done;                   /* no more jobs will come */
     int compress;
     int level;                  /* profile_enc level for this load */
-    volatile apr_uint32_t next;
+    apr_thread_mutex_t *mu;     /* NULL: no threads, all at the end */
+    apr_thread_cond_t *cv;
+    apr_thread_t *threads[8];
+    int nthreads;
 } work_t;
 
-/* Queues `body` for its hash and ETag (unless `hash` is 0) and, if
- * `served` unfiltered, its compressed forms. */
-static void finish_later(work_t *w, profile_body_t *body, int hash,
-                         int served)
+static job_t *take(work_t *w)
 {
-    job_t *j = apr_array_push(w->jobs);
+    job_t *j = NULL;
 
-    memset(j, 0, sizeof(*j));
-    j->body = body;
-    j->hash = hash;
-    j->compress = served && w->compress;
-    w->bytes += j->compress ? body->len : 0;
+    if (w->mu != NULL) {
+        apr_thread_mutex_lock(w->mu);
+        while (w->next >= w->published && !w->done) {
+            apr_thread_cond_wait(w->cv, w->mu);
+        }
+    }
+    if (w->next < w->published) {
+        j = &w->jobs[w->next++];
+    }
+    if (w->mu != NULL) {
+        apr_thread_mutex_unlock(w->mu);
+    }
+    return j;
 }
 
 static void run_job(const work_t *w, job_t *j)
@@ -733,40 +748,106 @@ static void run_job(const work_t *w, job_t *j)
 static void *APR_THREAD_FUNC worker(apr_thread_t *t, void *data)
 {
     work_t *w = data;
-    apr_uint32_t i;
+    job_t *j;
 
     (void)t;
-    while ((i = apr_atomic_inc32(&w->next)) < (apr_uint32_t)w->jobs->nelts) {
-        run_job(w, &APR_ARRAY_IDX(w->jobs, i, job_t));
+    while ((j = take(w)) != NULL) {
+        run_job(w, j);
     }
     return NULL;
 }
 
-static void finish_all(work_t *w, apr_pool_t *p)
+/* Prepares for `cap` jobs; `size` (the data file's) sets the level and
+ * whether threads pay off.  The strongest levels cost seconds per
+ * megabyte (br); beyond a small profile, fast levels keep loading within
+ * a second. */
+static void finish_start(work_t *w, apr_size_t cap, apr_size_t size,
+                         int compress, apr_pool_t *p)
 {
-    apr_thread_t *threads[8];
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    int i, started = 0;
+    int i;
 
-    /* The strongest levels cost seconds per megabyte (br); beyond a
-     * small profile, fast levels keep loading within a second.  Threads
-     * only pay off for more than a few hundred kilobytes. */
-    w->level = w->bytes <= PROFILE_ENC_BEST_LIMIT ? PROFILE_ENC_LEVEL_BEST
-                                                  : PROFILE_ENC_LEVEL_FAST;
-    for (i = 1; w->bytes > 256 * 1024 && i < ncpu && i <= 8; i++) {
-        if (apr_thread_create(&threads[started], NULL, worker, w, w->pool)
-            == APR_SUCCESS) {
-            started++;
+    memset(w, 0, sizeof(*w));
+    apr_pool_create(&w->pool, p);
+    w->cap = cap;
+    w->jobs = apr_pcalloc(w->pool, sizeof(job_t) * (cap + 1));
+    w->compress = compress;
+    w->level = size <= PROFILE_ENC_BEST_LIMIT ? PROFILE_ENC_LEVEL_BEST
+                                              : PROFILE_ENC_LEVEL_FAST;
+    if (size <= 256 * 1024 || ncpu < 2
+        || apr_thread_mutex_create(&w->mu, APR_THREAD_MUTEX_DEFAULT,
+                                   w->pool) != APR_SUCCESS
+        || apr_thread_cond_create(&w->cv, w->pool) != APR_SUCCESS) {
+        w->mu = NULL;
+        return;
+    }
+    for (i = 1; i < ncpu && w->nthreads < 8; i++) {
+        if (apr_thread_create(&w->threads[w->nthreads], NULL, worker, w,
+                              w->pool) == APR_SUCCESS) {
+            w->nthreads++;
         }
     }
+}
+
+/* Hands the jobs queued so far to the threads (in batches: waking a
+ * thread per job would cost more than some jobs). */
+static void publish(work_t *w)
+{
+    if (w->mu != NULL) {
+        apr_thread_mutex_lock(w->mu);
+        w->published = w->queued;
+        apr_thread_cond_broadcast(w->cv);
+        apr_thread_mutex_unlock(w->mu);
+    }
+    else {
+        w->published = w->queued;
+    }
+}
+
+/* Queues `body` for its hash and ETag (unless `hash` is 0) and, if
+ * `served` unfiltered, its compressed forms. */
+static void finish_later(work_t *w, profile_body_t *body, int hash,
+                         int served)
+{
+    job_t *j;
+
+    if (w->queued >= w->cap) {
+        abort();                /* the count in render_all is wrong */
+    }
+    j = &w->jobs[w->queued++];
+    j->body = body;
+    j->hash = hash;
+    j->compress = served && w->compress;
+    if (w->queued - w->published >= 64) {
+        publish(w);
+    }
+}
+
+/* Runs what is left (with the threads), then copies the results. */
+static void finish_all(work_t *w, apr_pool_t *p)
+{
+    apr_size_t i;
+    int t;
+
+    if (w->mu != NULL) {
+        apr_thread_mutex_lock(w->mu);
+        w->published = w->queued;
+        w->done = 1;
+        apr_thread_cond_broadcast(w->cv);
+        apr_thread_mutex_unlock(w->mu);
+    }
+    else {
+        w->published = w->queued;
+        w->done = 1;
+    }
     worker(NULL, w);
-    for (i = 0; i < started; i++) {
+    for (t = 0; t < w->nthreads; t++) {
         apr_status_t rv;
 
-        apr_thread_join(&rv, threads[i]);
+        apr_thread_join(&rv, w->threads[t]);
     }
-    for (i = 0; i < w->jobs->nelts; i++) {
-        job_t *j = &APR_ARRAY_IDX(w->jobs, i, job_t);
+    for (i = 0; i < w->published; i++) {
+        job_t *j = &w->jobs[i];
         int enc;
 
         if (j->hash) {
@@ -956,6 +1037,7 @@ apr_status_t profile_store_parse_opts(profile_store_t **out,
     vctx_t c = {p, name, 0, NULL, NULL};
     profile_store_t *st;
     apr_status_t rv = APR_SUCCESS;
+    apr_size_t njobs;
     work_t w;
     int k;
 
@@ -989,10 +1071,14 @@ apr_status_t profile_store_parse_opts(profile_store_t **out,
     st->compressed = o->compress;
     st->nlangs = c.nlangs;
     st->langs = c.langs;
-    memset(&w, 0, sizeof(w));
-    apr_pool_create(&w.pool, p);
-    w.jobs = apr_array_make(w.pool, 64, sizeof(job_t));
-    w.compress = o->compress;
+    /* One job per body: profile and contact, and per collection its
+     * elements and itself, in every language. */
+    njobs = 2;
+    for (k = 0; k < PROFILE_COLL_COUNT; k++) {
+        njobs += json_array_size(json_object_get(root, collections[k].key))
+                 + 1;
+    }
+    finish_start(&w, njobs * (apr_size_t)st->nlangs, len, o->compress, p);
     render_object_route(&st->profile, st, profile_fields,
                         json_object_get(root, "profile"), &w, p);
     render_object_route(&st->contact, st, contact_fields,
