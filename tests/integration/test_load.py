@@ -382,6 +382,10 @@ def _swap(path, src, mtime):
     os.rename(tmp, path)
 
 
+# On a busy machine a graceful restart can find every worker of both
+# generations busy for a moment; httpd says so once (requests wait, none
+# fail: the test counts them).
+@pytest.mark.allow_log(r"AH00484: server reached MaxRequestWorkers")
 def test_reloads_under_load(make_httpd, workdir, sample):
     _wrk()
     kinds = kinds_for(sample)
