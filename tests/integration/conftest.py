@@ -66,7 +66,11 @@ def error_log_guard(request):
     worse) line during it that the test did not declare."""
     for s in _servers:
         s.new_problem_lines()          # anything earlier is judged already
+    earlier = h.sanitizer_reports()
     yield
+    reports = earlier + h.sanitizer_reports()
+    assert not reports, "sanitizer reports from httpd:\n" + \
+        "\n".join(reports)
     allowed = []
     for m in request.node.iter_markers("allow_log"):
         allowed += [re.compile(p) for p in m.args]

@@ -311,6 +311,38 @@ def _alive(pid):
         return False
 
 
+def httpd_env():
+    """The environment for httpd: ours, where HTTPD_ENV_NAME=value is
+    passed as NAME=value (run.sh preloads the ASan runtime this way into
+    a sanitized module's httpd, and into nothing else)."""
+    env = {}
+    for k, v in os.environ.items():
+        if not k.startswith("HTTPD_ENV_"):
+            env[k] = v
+    for k, v in os.environ.items():
+        if k.startswith("HTTPD_ENV_"):
+            env[k[len("HTTPD_ENV_"):]] = v
+    return env
+
+
+def sanitizer_reports():
+    """Reports sanitizers wrote since the last call (run.sh sets
+    SANITIZER_LOG_DIR for a sanitized build); each is judged once."""
+    d = os.environ.get("SANITIZER_LOG_DIR")
+    out = []
+    if not d or not os.path.isdir(d):
+        return out
+    for name in sorted(os.listdir(d)):
+        path = os.path.join(d, name)
+        if name.endswith(".seen") or not os.path.isfile(path) \
+                or os.path.getsize(path) == 0:
+            continue
+        with open(path, errors="replace") as f:
+            out.append("%s:\n%s" % (name, f.read()))
+        os.rename(path, path + ".seen")
+    return out
+
+
 LOG_PROBLEM = re.compile(r":(warn|error|crit|alert|emerg)\]")
 
 
@@ -369,7 +401,7 @@ DocumentRoot "{root}/htdocs"
         """Runs the httpd binary with this server's -d/-f."""
         return subprocess.run([HTTPD, "-d", self.root, "-f", self.conf]
                               + list(args), capture_output=True,
-                              text=True, timeout=timeout)
+                              text=True, timeout=timeout, env=httpd_env())
 
     def configtest(self):
         return self.ctl("-t")
