@@ -6,6 +6,9 @@
  * else lives in the pure core (profile_*.c).
  */
 #include <string.h>
+#if defined(__GLIBC__)
+#include <malloc.h>             /* malloc_trim */
+#endif
 
 #include "httpd.h"
 #include "http_config.h"
@@ -28,6 +31,7 @@
 #define PROFILE_HANDLER "profile"
 #define PROFILE_LOGNO(n) "PROFILE" #n ": "
 #define DEFAULT_MAX_AGE 300
+#define DEFAULT_MAX_DATA_SIZE (64 * 1024 * 1024)
 
 APLOG_USE_MODULE(profile);
 
@@ -40,7 +44,14 @@ typedef struct {
     apr_array_header_t *origins;    /* NULL: "*" */
     int origins_set;
     int max_age;                    /* -1: unset */
+    const char *cache_control;      /* Cache-Control for max_age */
+    int compress;                   /* ProfileCompression; -1: unset */
 } profile_dir_conf;
+
+/* ProfileMaxDataSize (main server only), for the ProfileData lines that
+ * follow it; reset at every configuration read. */
+static apr_off_t max_data_size = DEFAULT_MAX_DATA_SIZE;
+static int data_seen;               /* a ProfileData line was read */
 
 static void *create_dir_conf(apr_pool_t *p, char *dir)
 {
@@ -48,6 +59,7 @@ static void *create_dir_conf(apr_pool_t *p, char *dir)
 
     (void)dir;
     conf->max_age = -1;
+    conf->compress = -1;
     return conf;
 }
 
@@ -70,6 +82,9 @@ static void *merge_dir_conf(apr_pool_t *p, void *basev, void *addv)
     conf->origins_set = add->origins_set || base->origins_set;
     conf->origins = add->origins_set ? add->origins : base->origins;
     conf->max_age = add->max_age != -1 ? add->max_age : base->max_age;
+    conf->cache_control = add->max_age != -1 ? add->cache_control
+                                             : base->cache_control;
+    conf->compress = add->compress != -1 ? add->compress : base->compress;
     return conf;
 }
 
@@ -164,6 +179,15 @@ static apr_hash_t *registry(apr_pool_t *ppool)
     return reg;
 }
 
+/* Hands the memory the JSON parser freed back to the system, so that the
+ * children forked after a load do not start with it. */
+static void trim_heap(void)
+{
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
 /* Loads `path` for a section of the real configuration.  Returns an error
  * only at start-up; in a restarting parent a bad file is logged and the
  * last good data of that file is served (none yet: *out stays NULL and
@@ -180,7 +204,9 @@ static const char *load_kept(const profile_store_t **out, cmd_parms *cmd,
     profile_store_t *store = NULL;
     const char *err = NULL;
     apr_pool_t *np;
+    profile_load_opts_t opts = {1, 1, 0};
 
+    opts.max_size = max_data_size;
     if (h == NULL) {
         h = apr_pcalloc(ppool, sizeof(*h));
         apr_hash_set(reg, apr_pstrdup(ppool, path), APR_HASH_KEY_STRING, h);
@@ -191,10 +217,11 @@ static const char *load_kept(const profile_store_t **out, cmd_parms *cmd,
     }
     apr_pool_create(&np, ppool);
     apr_pool_tag(np, "mod_profile_data");
-    if (profile_store_load(&store, &err, path, np) == APR_SUCCESS) {
+    if (profile_store_load(&store, &err, path, &opts, np) == APR_SUCCESS) {
         if (h->pool != NULL) {
             apr_pool_destroy(h->pool);
         }
+        trim_heap();
         h->pool = np;
         h->store = store;
         h->generation = gen;
@@ -416,18 +443,25 @@ static const char *set_data(cmd_parms *cmd, void *dconf, const char *arg)
     const char *path = ap_server_root_relative(cmd->temp_pool, arg);
     const char *err = NULL;
     profile_store_t *store = NULL;
+    profile_load_opts_t validate = {0, 0, 0};
 
     if (path == NULL) {
         return apr_psprintf(cmd->pool, "ProfileData: invalid path '%s'", arg);
     }
+    data_seen = 1;
     /* Validating here makes `apachectl configtest` and a graceful restart
-     * refuse a bad file before the running server is touched. */
+     * refuse a bad file before the running server is touched.  Only the
+     * configuration the server runs with renders; the first reading at
+     * start-up, configtest and `-k graceful` validate. */
     if (ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_CONFIG) {
         err = load_kept(&conf->store, cmd, path);
     }
-    else if (profile_store_load(&store, &err, path, cmd->pool)
-             == APR_SUCCESS) {
-        conf->store = store;
+    else {
+        validate.max_size = max_data_size;
+        profile_store_load(&store, &err, path, &validate, cmd->temp_pool);
+        if (err != NULL) {
+            err = apr_pstrdup(cmd->pool, err);
+        }
     }
     if (err != NULL) {
         return apr_pstrcat(cmd->pool, "ProfileData: ", err, NULL);
@@ -515,7 +549,61 @@ static const char *set_max_age(cmd_parms *cmd, void *dconf, const char *arg)
                "2147483647)";
     }
     conf->max_age = (int)v;
+    conf->cache_control = apr_psprintf(cmd->pool, "public, max-age=%d",
+                                       conf->max_age);
     return NULL;
+}
+
+static const char *set_compression(cmd_parms *cmd, void *dconf, int on)
+{
+    profile_dir_conf *conf = dconf;
+
+    (void)cmd;
+    conf->compress = on;
+    return NULL;
+}
+
+/* A size in bytes, with an optional K, M or G (binary multiples). */
+static const char *set_max_data_size(cmd_parms *cmd, void *dconf,
+                                     const char *arg)
+{
+    const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
+    apr_int64_t v, unit = 1;
+    char *end;
+
+    (void)dconf;
+    if (err != NULL) {
+        return err;
+    }
+    if (data_seen) {
+        return "ProfileMaxDataSize must come before the first ProfileData";
+    }
+    v = apr_isdigit(arg[0]) ? apr_strtoi64(arg, &end, 10) : -1;
+    if (v > 0 && *end != '\0' && end[1] == '\0') {
+        switch (apr_toupper(*end)) {
+        case 'K': unit = 1024; end++; break;
+        case 'M': unit = 1024 * 1024; end++; break;
+        case 'G': unit = 1024 * 1024 * 1024; end++; break;
+        }
+    }
+    if (v <= 0 || *end != '\0' || v > (APR_INT64_C(1) << 40) / unit) {
+        return "ProfileMaxDataSize: expected a size in bytes greater than "
+               "0, optionally followed by K, M or G (e.g. 64M)";
+    }
+    max_data_size = (apr_off_t)(v * unit);
+    return NULL;
+}
+
+/* Every configuration read starts from the defaults. */
+static int profile_pre_config(apr_pool_t *pconf, apr_pool_t *plog,
+                              apr_pool_t *ptemp)
+{
+    (void)pconf;
+    (void)plog;
+    (void)ptemp;
+    max_data_size = DEFAULT_MAX_DATA_SIZE;
+    data_seen = 0;
+    return OK;
 }
 
 static const command_rec profile_cmds[] = {
@@ -526,6 +614,13 @@ static const command_rec profile_cmds[] = {
                       "'*' or the origins allowed by CORS"),
     AP_INIT_TAKE1("ProfileMaxAge", set_max_age, NULL, RSRC_CONF | ACCESS_CONF,
                   "seconds for Cache-Control max-age (default 300)"),
+    AP_INIT_FLAG("ProfileCompression", set_compression, NULL,
+                 RSRC_CONF | ACCESS_CONF,
+                 "On (default): serve the gzip and br forms rendered at "
+                 "load time to clients that accept them"),
+    AP_INIT_TAKE1("ProfileMaxDataSize", set_max_data_size, NULL, RSRC_CONF,
+                  "largest data file accepted, in bytes (K, M, G allowed; "
+                  "default 64M); before any ProfileData"),
     AP_INIT_TAKE1("ProfileBasePath", set_base_path, NULL,
                   RSRC_CONF | ACCESS_CONF,
                   "URL path of the API base, where it is not the "
@@ -554,6 +649,12 @@ static int send_answer(request_rec *r, const profile_response_t *resp)
 
     apr_table_do(apply_header, r, resp->headers, NULL);
     r->status = resp->status;
+    /* In the table, Content-Encoding stays on a 304 too, and tells
+     * mod_deflate and mod_brotli that the body is already coded. */
+    if (resp->content_encoding != NULL) {
+        apr_table_setn(r->headers_out, "Content-Encoding",
+                       resp->content_encoding);
+    }
     if (resp->status != HTTP_NOT_MODIFIED) {
         if (resp->content_type != NULL) {
             ap_set_content_type(r, resp->content_type);
@@ -600,6 +701,9 @@ static int profile_handler(request_rec *r)
     site.store = conf->store;
     site.origins = conf->origins;
     site.max_age = conf->max_age >= 0 ? conf->max_age : DEFAULT_MAX_AGE;
+    site.cache_control = conf->max_age >= 0 ? conf->cache_control
+                         : "public, max-age=" APR_STRINGIFY(DEFAULT_MAX_AGE);
+    site.compress = conf->compress != 0;
 
     memset(&req, 0, sizeof(req));
     req.method = r->method_number == M_GET ? PROFILE_M_GET
@@ -610,6 +714,7 @@ static int profile_handler(request_rec *r)
     req.args = r->args;
     req.accept_language = apr_table_get(r->headers_in, "Accept-Language");
     req.accept = apr_table_get(r->headers_in, "Accept");
+    req.accept_encoding = apr_table_get(r->headers_in, "Accept-Encoding");
     req.origin = apr_table_get(r->headers_in, "Origin");
     req.acr_method = apr_table_get(r->headers_in,
                                    "Access-Control-Request-Method");
@@ -688,11 +793,32 @@ static int profile_handler(request_rec *r)
     return send_answer(r, &resp);
 }
 
+/* URLs served by this handler name no file: like mod_proxy, skip the
+ * directory walk (and its stat calls) that the core would do for them.
+ * The <Location> sections have been walked already at this point. */
+static int profile_map_to_storage(request_rec *r)
+{
+    core_dir_config *core = ap_get_core_module_config(r->per_dir_config);
+    const char *handler = NULL, *err = NULL;
+
+    if (core->expr_handler != NULL) {
+        handler = ap_expr_str_exec(r, core->expr_handler, &err);
+    }
+    if (err == NULL && handler != NULL
+        && strcmp(handler, PROFILE_HANDLER) == 0) {
+        return OK;
+    }
+    return DECLINED;
+}
+
 static void register_hooks(apr_pool_t *p)
 {
     (void)p;
     ap_hook_check_config(profile_check_config, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_pre_config(profile_pre_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_post_config(profile_post_config, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_map_to_storage(profile_map_to_storage, NULL, NULL,
+                           APR_HOOK_FIRST);
     ap_hook_handler(profile_handler, NULL, NULL, APR_HOOK_MIDDLE);
 }
 

@@ -16,6 +16,7 @@
 
 #include "profile_api.h"
 #include "profile_cors.h"
+#include "profile_enc.h"
 #include "profile_hdr.h"
 #include "profile_lang.h"
 #include "profile_problem.h"
@@ -63,6 +64,7 @@ static void start(profile_response_t *resp, const profile_site_t *site,
     resp->body = NULL;
     resp->len = 0;
     resp->stored = 0;
+    resp->content_encoding = NULL;
     resp->etag = NULL;
     resp->conditional = 0;
     resp->headers = apr_table_make(p, 12);
@@ -76,15 +78,53 @@ static void start(profile_response_t *resp, const profile_site_t *site,
     apr_table_setn(resp->headers, "X-Content-Type-Options", "nosniff");
     by_origin = profile_cors_apply(resp->headers, site->origins, req->origin,
                                    preflight);
-    apr_table_setn(resp->headers, "Vary", by_origin
-                   ? "Accept-Language, Origin" : "Accept-Language");
+    /* With precompression every response varies by Accept-Encoding, so
+     * that caches keep one entry per coding and a 304 names it too. */
+    apr_table_setn(resp->headers, "Vary", site->compress
+                   ? (by_origin ? "Accept-Language, Accept-Encoding, Origin"
+                                : "Accept-Language, Accept-Encoding")
+                   : (by_origin ? "Accept-Language, Origin"
+                                : "Accept-Language"));
 }
 
 static void cacheable(profile_response_t *resp, const profile_site_t *site,
                       apr_pool_t *p)
 {
-    apr_table_setn(resp->headers, "Cache-Control",
-                   apr_psprintf(p, "public, max-age=%d", site->max_age));
+    apr_table_setn(resp->headers, "Cache-Control", site->cache_control
+                   ? site->cache_control
+                   : apr_psprintf(p, "public, max-age=%d", site->max_age));
+}
+
+/* The stored representation `body` in the coding the request prefers. */
+static void stored(profile_response_t *resp, const profile_site_t *site,
+                   const profile_request_t *req, const profile_body_t *body)
+{
+    unsigned available = 0;
+    profile_enc_e enc = PROFILE_ENC_IDENTITY;
+    int e;
+
+    if (site->compress && req->accept_encoding != NULL) {
+        for (e = PROFILE_ENC_GZIP; e < PROFILE_ENC_COUNT; e++) {
+            if (body->coded[e].data != NULL) {
+                available |= 1u << e;
+            }
+        }
+        if (available) {
+            enc = profile_enc_choose(req->accept_encoding, available);
+        }
+    }
+    if (enc != PROFILE_ENC_IDENTITY) {
+        resp->body = body->coded[enc].data;
+        resp->len = body->coded[enc].len;
+        resp->etag = body->coded[enc].etag;
+        resp->content_encoding = profile_enc_names[enc];
+    }
+    else {
+        resp->body = body->data;
+        resp->len = body->len;
+        resp->etag = body->etag;
+    }
+    resp->stored = 1;
 }
 
 /* Makes resp an error answer with the given problem body. */
@@ -95,6 +135,7 @@ static void failed(profile_response_t *resp, const profile_request_t *req,
     resp->body = body;
     resp->len = len;
     resp->stored = 0;
+    resp->content_encoding = NULL;
     resp->etag = NULL;
     resp->conditional = 0;
     resp->content_type = wants_problem_json(req->accept) ? PROBLEM_TYPE
@@ -232,10 +273,7 @@ void profile_api_answer(profile_response_t *resp, const profile_site_t *site,
     }
 
     if (body != NULL) {
-        resp->body = body->data;
-        resp->len = body->len;
-        resp->etag = body->etag;
-        resp->stored = 1;
+        stored(resp, site, req, body);
     }
     else {
         filter(resp, &st->coll[rt.coll], resp->lang, q.value, q.value_len, p);

@@ -20,6 +20,10 @@ typedef struct {
     const profile_store_t *store;
     const apr_array_header_t *origins; /* allowed origins; NULL means "*" */
     int max_age;                       /* Cache-Control max-age, seconds */
+    const char *cache_control;         /* "public, max-age=N"; NULL: made
+                                        * from max_age per request */
+    int compress;                      /* serve the gzip/br forms (when the
+                                        * store has them) */
 } profile_site_t;
 
 typedef enum {
@@ -37,6 +41,7 @@ typedef struct {
     const char *args;           /* the raw query; NULL without "?" */
     const char *accept_language;
     const char *accept;
+    const char *accept_encoding;
     const char *origin;
     const char *acr_method;     /* Access-Control-Request-Method */
 } profile_request_t;
@@ -48,6 +53,7 @@ typedef struct {
     const char *body;
     apr_size_t len;
     int stored;                 /* body lives as long as the store */
+    const char *content_encoding; /* "gzip", "br"; NULL: identity */
     const char *etag;           /* set on 200 GET/HEAD */
     int conditional;            /* validators apply: a 200 GET/HEAD */
     apr_table_t *headers;       /* every other field; "Vary" to be merged */

@@ -540,10 +540,27 @@ static void dump(profile_body_t *body, json_t *v, int with_etag,
     char *s = json_dumps(v, JSON_COMPACT);
 
     json_decref(v);
+    memset(body, 0, sizeof(*body));
     body->len = strlen(s);
     body->data = apr_pstrmemdup(p, s, body->len);
     body->etag = with_etag ? profile_etag(body->data, body->len, p) : NULL;
     free(s);
+}
+
+/* Adds the compressed forms of a representation served unfiltered. */
+static void compress(profile_body_t *body, const profile_load_opts_t *o,
+                     apr_pool_t *p)
+{
+    int enc;
+
+    for (enc = PROFILE_ENC_GZIP; o->compress && enc < PROFILE_ENC_COUNT;
+         enc++) {
+        profile_bytes_t *b = &body->coded[enc];
+
+        b->data = profile_enc_compress(&b->len, (profile_enc_e)enc,
+                                       body->data, body->len, p);
+        b->etag = b->data ? profile_etag(b->data, b->len, p) : NULL;
+    }
 }
 
 static void fold_keys(profile_item_t *item, int k, json_t *el,
@@ -580,18 +597,23 @@ static void fold_keys(profile_item_t *item, int k, json_t *el,
     }
 }
 
+/* A collection: each element rendered once per language; the whole
+ * collection is "[" + the elements joined by "," + "]" (exactly what
+ * jansson's compact dump of the array gives), and every element's body
+ * is a slice of it. */
 static void render_collection(profile_store_t *st, int k, json_t *root,
-                              apr_pool_t *p)
+                              const profile_load_opts_t *o, apr_pool_t *p)
 {
     profile_coll_t *coll = &st->coll[k];
     json_t *list = json_object_get(root, collections[k].key);
     int l, has_ids = collections[k].fields[0].kind == K_ID;
-    size_t i;
+    size_t i, n = json_array_size(list);
+    char **dumped = malloc(sizeof(char *) * (n + 1));
+    apr_size_t *lens = malloc(sizeof(apr_size_t) * (n + 1));
     json_t *el;
 
-    coll->nitems = (int)json_array_size(list);
-    coll->items = apr_pcalloc(p, sizeof(profile_item_t)
-                                 * (size_t)(coll->nitems + 1));
+    coll->nitems = (int)n;
+    coll->items = apr_pcalloc(p, sizeof(profile_item_t) * (n + 1));
     coll->all = apr_pcalloc(p, sizeof(profile_body_t) * (size_t)st->nlangs);
     coll->by_id = has_ids ? apr_hash_make(p) : NULL;
 
@@ -610,37 +632,81 @@ static void render_collection(profile_store_t *st, int k, json_t *root,
         }
     }
     for (l = 0; l < st->nlangs; l++) {
-        json_t *all = json_array();
+        profile_body_t *all = &coll->all[l];
+        apr_size_t total = 2;
+        char *out;
 
         json_array_foreach(list, i, el) {
             json_t *r = render_object(collections[k].fields, el,
                                       st->langs[l]);
-            json_array_append(all, r);
-            dump(&coll->items[i].body[l], r, has_ids, p);
+
+            dumped[i] = json_dumps(r, JSON_COMPACT);
+            json_decref(r);
+            lens[i] = strlen(dumped[i]);
+            total += lens[i] + (i > 0);
         }
-        dump(&coll->all[l], all, 1, p);
+        out = apr_palloc(p, total + 1);
+        all->data = out;
+        all->len = total;
+        *out++ = '[';
+        for (i = 0; i < n; i++) {
+            profile_body_t *b = &coll->items[i].body[l];
+
+            if (i > 0) {
+                *out++ = ',';
+            }
+            memcpy(out, dumped[i], lens[i]);
+            b->data = out;
+            b->len = lens[i];
+            if (has_ids) {
+                b->etag = profile_etag(b->data, b->len, p);
+                compress(b, o, p);
+            }
+            out += lens[i];
+            free(dumped[i]);
+        }
+        *out++ = ']';
+        *out = '\0';
+        all->etag = profile_etag(all->data, all->len, p);
+        compress(all, o, p);
     }
+    free(dumped);
+    free(lens);
 }
 
 static void render_object_route(profile_body_t **out, profile_store_t *st,
                                  const field_t *fields, json_t *src,
-                                 apr_pool_t *p)
+                                 const profile_load_opts_t *o, apr_pool_t *p)
 {
     int l;
 
     *out = apr_pcalloc(p, sizeof(profile_body_t) * (size_t)st->nlangs);
     for (l = 0; l < st->nlangs; l++) {
         dump(&(*out)[l], render_object(fields, src, st->langs[l]), 1, p);
+        compress(&(*out)[l], o, p);
     }
 }
 
 /* ------------------------------------------------------------------ */
 /* Loading                                                             */
 
+static const profile_load_opts_t default_opts = {1, 0, 0};
+
 apr_status_t profile_store_parse(profile_store_t **out, const char **errmsg,
                                  const char *buf, apr_size_t len,
                                  const char *name, apr_time_t mtime,
                                  apr_pool_t *p)
+{
+    return profile_store_parse_opts(out, errmsg, buf, len, name, mtime,
+                                    NULL, p);
+}
+
+apr_status_t profile_store_parse_opts(profile_store_t **out,
+                                      const char **errmsg,
+                                      const char *buf, apr_size_t len,
+                                      const char *name, apr_time_t mtime,
+                                      const profile_load_opts_t *o,
+                                      apr_pool_t *p)
 {
     json_error_t jerr;
     json_t *root;
@@ -649,6 +715,10 @@ apr_status_t profile_store_parse(profile_store_t **out, const char **errmsg,
     apr_status_t rv = APR_SUCCESS;
     int k;
 
+    if (o == NULL) {
+        o = &default_opts;
+    }
+    *out = NULL;
     root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
     if (root == NULL) {
         *errmsg = apr_psprintf(p, "%s:%d:%d: invalid JSON: %s", name,
@@ -665,18 +735,22 @@ apr_status_t profile_store_parse(profile_store_t **out, const char **errmsg,
         rv = APR_EINVAL;
         goto leave;
     }
+    if (!o->render) {
+        goto leave;
+    }
 
     st = apr_pcalloc(p, sizeof(*st));
     st->path = apr_pstrdup(p, name);
     st->mtime = mtime;
+    st->compressed = o->compress;
     st->nlangs = c.nlangs;
     st->langs = c.langs;
     render_object_route(&st->profile, st, profile_fields,
-                        json_object_get(root, "profile"), p);
+                        json_object_get(root, "profile"), o, p);
     render_object_route(&st->contact, st, contact_fields,
-                        json_object_get(root, "contact"), p);
+                        json_object_get(root, "contact"), o, p);
     for (k = 0; k < PROFILE_COLL_COUNT; k++) {
-        render_collection(st, k, root, p);
+        render_collection(st, k, root, o, p);
     }
     *out = st;
 
@@ -689,17 +763,26 @@ leave:
 }
 
 apr_status_t profile_store_load(profile_store_t **out, const char **errmsg,
-                                const char *path, apr_pool_t *p)
+                                const char *path,
+                                const profile_load_opts_t *o,
+                                apr_pool_t *p)
 {
     apr_file_t *f = NULL;
     apr_finfo_t fi;
     apr_status_t rv;
+    apr_pool_t *tmp;
     char *buf = NULL;
     apr_size_t got = 0;
     char ebuf[256];
 
+    if (o == NULL) {
+        o = &default_opts;
+    }
+    *out = NULL;
+    /* The file's bytes are needed only while parsing. */
+    apr_pool_create(&tmp, p);
     rv = apr_file_open(&f, path, APR_FOPEN_READ | APR_FOPEN_BINARY,
-                       APR_OS_DEFAULT, p);
+                       APR_OS_DEFAULT, tmp);
     if (rv == APR_SUCCESS) {
         rv = apr_file_info_get(&fi, APR_FINFO_TYPE | APR_FINFO_SIZE
                                     | APR_FINFO_MTIME, f);
@@ -715,18 +798,25 @@ apr_status_t profile_store_load(profile_store_t **out, const char **errmsg,
         rv = APR_EINVAL;
         goto leave;
     }
-    buf = apr_palloc(p, (apr_size_t)fi.size + 1);
+    if (o->max_size > 0 && fi.size > o->max_size) {
+        *errmsg = apr_psprintf(p, "%s: the data file has %" APR_OFF_T_FMT
+                               " bytes, more than the limit of %"
+                               APR_OFF_T_FMT " (ProfileMaxDataSize)", path,
+                               fi.size, o->max_size);
+        rv = APR_EINVAL;
+        goto leave;
+    }
+    buf = apr_palloc(tmp, (apr_size_t)fi.size + 1);
     rv = apr_file_read_full(f, buf, (apr_size_t)fi.size, &got);
     if (rv != APR_SUCCESS && rv != APR_EOF) {
         *errmsg = apr_psprintf(p, "%s: cannot read the data file: %s", path,
                                apr_strerror(rv, ebuf, sizeof(ebuf)));
         goto leave;
     }
-    rv = profile_store_parse(out, errmsg, buf, got, path, fi.mtime, p);
+    rv = profile_store_parse_opts(out, errmsg, buf, got, path, fi.mtime, o,
+                                  p);
 
 leave:
-    if (f != NULL) {
-        apr_file_close(f);
-    }
+    apr_pool_destroy(tmp);
     return rv;
 }

@@ -12,12 +12,32 @@
 #include <apr_hash.h>
 #include <apr_time.h>
 
-/* One rendered representation: compact UTF-8 JSON and its quoted ETag. */
+#include "profile_enc.h"
+
+/* Bytes of one content coding of a representation and their ETag. */
+typedef struct {
+    const char *data;           /* NULL: this coding is not kept */
+    apr_size_t len;
+    const char *etag;
+} profile_bytes_t;
+
+/* One rendered representation: compact UTF-8 JSON and its quoted ETag,
+ * and, for representations served unfiltered, its compressed forms.
+ * Elements of a collection are slices of the collection's bytes: their
+ * data is not NUL-terminated. */
 typedef struct {
     const char *data;
     apr_size_t len;
     const char *etag;
+    profile_bytes_t coded[PROFILE_ENC_COUNT]; /* [GZIP], [BR]; [0] unused */
 } profile_body_t;
+
+/* How to load. */
+typedef struct {
+    int render;                 /* 0: validate only (configtest) */
+    int compress;               /* also render gzip and br forms */
+    apr_off_t max_size;         /* refuse larger files; 0: no limit */
+} profile_load_opts_t;
 
 /* One element of a collection. */
 typedef struct {
@@ -44,6 +64,7 @@ typedef enum {
 
 typedef struct {
     const char *path;           /* the data file */
+    int compressed;             /* coded[] forms were rendered */
     apr_time_t mtime;           /* its modification time */
     int nlangs;
     const char **langs;         /* declared order; [0] is the default */
@@ -52,19 +73,30 @@ typedef struct {
     profile_coll_t coll[PROFILE_COLL_COUNT];
 } profile_store_t;
 
-/* Reads, validates and renders the data file at `path` (absolute) into
- * pool p.  On failure returns an error status and sets *errmsg to one
- * sentence naming the file and the first problem: "FILE:LINE:COL: ..."
- * for syntax, "FILE: $.json.path: ..." for shape. */
+/* Reads, validates and (as opts say; NULL: render, no compression, no
+ * size limit) renders the data file at `path` (absolute) into pool p.
+ * On failure returns an error status and sets *errmsg to one sentence
+ * naming the file and the first problem: "FILE:LINE:COL: ..." for syntax,
+ * "FILE: $.json.path: ..." for shape.  Validating only, *out is set to
+ * NULL on success. */
 apr_status_t profile_store_load(profile_store_t **out, const char **errmsg,
-                                const char *path, apr_pool_t *p);
+                                const char *path,
+                                const profile_load_opts_t *opts,
+                                apr_pool_t *p);
 
 /* The same, from a buffer; `name` stands for the file in messages and
- * mtime is taken as given. */
+ * mtime is taken as given.  Rendering with opts NULL. */
 apr_status_t profile_store_parse(profile_store_t **out, const char **errmsg,
                                  const char *buf, apr_size_t len,
                                  const char *name, apr_time_t mtime,
                                  apr_pool_t *p);
+
+apr_status_t profile_store_parse_opts(profile_store_t **out,
+                                      const char **errmsg,
+                                      const char *buf, apr_size_t len,
+                                      const char *name, apr_time_t mtime,
+                                      const profile_load_opts_t *opts,
+                                      apr_pool_t *p);
 
 /* The strong ETag of s[0..len): a quoted hash of the bytes. */
 const char *profile_etag(const char *s, apr_size_t len, apr_pool_t *p);

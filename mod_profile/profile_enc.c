@@ -1,0 +1,144 @@
+/*
+ * profile_enc.c -- Accept-Encoding negotiation and the compressed forms
+ * of representations (rendered once, at load time).
+ *
+ * Pure core: no httpd headers.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <apr_cstr.h>
+#include <apr_strings.h>
+#include <brotli/encode.h>
+#include <zlib.h>
+
+#include "profile_enc.h"
+#include "profile_hdr.h"
+
+const char *const profile_enc_names[PROFILE_ENC_COUNT] = {
+    "identity", "gzip", "br"
+};
+
+static int token_is(const profile_hdr_elem_t *e, const char *name)
+{
+    apr_size_t n = strlen(name);
+
+    return e->token_len == n && apr_cstr_casecmpn(e->token, name, n) == 0;
+}
+
+profile_enc_e profile_enc_choose(const char *ae, unsigned available)
+{
+    /* Explicit weights in thousandths; -1: not named. */
+    int q[PROFILE_ENC_COUNT] = {-1, -1, -1};
+    int star = -1, best = PROFILE_ENC_IDENTITY, best_q = 0, enc;
+    profile_hdr_elem_t e;
+    const char *cursor = ae;
+
+    if (ae == NULL) {
+        return PROFILE_ENC_IDENTITY;
+    }
+    while (profile_hdr_next(&cursor, &e)) {
+        int *slot;
+
+        if (e.malformed) {
+            continue;
+        }
+        slot = token_is(&e, "br") ? &q[PROFILE_ENC_BR]
+               : token_is(&e, "gzip") || token_is(&e, "x-gzip")
+                 ? &q[PROFILE_ENC_GZIP]
+               : token_is(&e, "identity") ? &q[PROFILE_ENC_IDENTITY]
+               : token_is(&e, "*") ? &star : NULL;
+        if (slot != NULL && e.q > *slot) {
+            *slot = e.q;
+        }
+    }
+    /* br before gzip on equal weights: the smaller body. */
+    for (enc = PROFILE_ENC_BR; enc > PROFILE_ENC_IDENTITY; enc--) {
+        int w = q[enc] >= 0 ? q[enc] : star >= 0 ? star : 0;
+
+        if ((available & (1u << enc)) && w > best_q) {
+            best = enc;
+            best_q = w;
+        }
+    }
+    /* identity wins only when it is named (or "*" stands for it) with a
+     * higher weight than every coding on offer. */
+    if (best != PROFILE_ENC_IDENTITY) {
+        int w = q[PROFILE_ENC_IDENTITY] >= 0 ? q[PROFILE_ENC_IDENTITY]
+                : star >= 0 ? star : -1;
+
+        if (w > best_q) {
+            best = PROFILE_ENC_IDENTITY;
+        }
+    }
+    return (profile_enc_e)best;
+}
+
+/* gzip (RFC 1952) through zlib: window bits 15 + 16 selects the gzip
+ * wrapper; no file name or time in the header, so the bytes (and the
+ * ETag) depend on the data only. */
+static int gzip_compress(char *out, apr_size_t *out_len, const char *src,
+                         apr_size_t len)
+{
+    z_stream zs;
+    int rc;
+
+    memset(&zs, 0, sizeof(zs));
+    if (deflateInit2(&zs, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 9,
+                     Z_DEFAULT_STRATEGY) != Z_OK) {
+        return 0;
+    }
+    zs.next_in = (Bytef *)(uintptr_t)src;
+    zs.avail_in = (uInt)len;
+    zs.next_out = (Bytef *)out;
+    zs.avail_out = (uInt)*out_len;
+    rc = deflate(&zs, Z_FINISH);
+    *out_len = zs.total_out;
+    deflateEnd(&zs);
+    return rc == Z_STREAM_END;
+}
+
+static int br_compress(char *out, apr_size_t *out_len, const char *src,
+                       apr_size_t len)
+{
+    size_t n = *out_len;
+    int lgwin = BROTLI_MIN_WINDOW_BITS;
+    /* A window no larger than the input keeps the encoder's tables (and
+     * its time) small for small bodies; the output is the same size. */
+    while (lgwin < BROTLI_MAX_WINDOW_BITS && ((size_t)1 << lgwin) < len) {
+        lgwin++;
+    }
+    if (!BrotliEncoderCompress(BROTLI_MAX_QUALITY, lgwin, BROTLI_MODE_TEXT,
+                               len, (const uint8_t *)src, &n,
+                               (uint8_t *)out)) {
+        return 0;
+    }
+    *out_len = n;
+    return 1;
+}
+
+const char *profile_enc_compress(apr_size_t *out_len, profile_enc_e enc,
+                                 const char *src, apr_size_t len,
+                                 apr_pool_t *p)
+{
+    /* Only a result smaller than the input is worth keeping, so the
+     * scratch buffer needs no more room than the input; the kept bytes
+     * are copied out at their exact size. */
+    apr_size_t n = len;
+    char *scratch = len > 0 ? malloc(len) : NULL;
+    const char *out = NULL;
+    int ok = 0;
+
+    if (scratch != NULL) {
+        ok = enc == PROFILE_ENC_GZIP ? gzip_compress(scratch, &n, src, len)
+             : enc == PROFILE_ENC_BR ? br_compress(scratch, &n, src, len)
+             : 0;
+    }
+    if (ok && n < len) {
+        out = apr_pmemdup(p, scratch, n);
+    }
+    free(scratch);
+    *out_len = out != NULL ? n : 0;
+    return out;
+}
