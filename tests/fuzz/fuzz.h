@@ -18,38 +18,13 @@
 #include <apr_general.h>
 #include <apr_pools.h>
 #include <apr_strings.h>
+#include <brotli/decode.h>
+#include <zlib.h>
 
 #include "profile_store.h"
 
 #ifndef PROFILE_SRCDIR
 #define PROFILE_SRCDIR "."
-/* Non-zero when body[0..len) is "[" + some items of `coll`, rendered
- * alone in language `lang`, in collection order and joined by "," + "]":
- * what a filtered answer must be.  (A rendered item is a whole JSON
- * object, never a prefix of another.) */
-static inline int fuzz_is_selection(const char *body, size_t len,
-                                    const profile_coll_t *coll, int lang)
-{
-    size_t at = 1;
-    int i, n = 0;
-
-    if (len < 2 || body[0] != '[' || body[len - 1] != ']') {
-        return 0;
-    }
-    for (i = 0; i < coll->nitems && at < len - 1; i++) {
-        const profile_body_t *b = &coll->items[i].body[lang];
-        size_t sep = n > 0;
-
-        if (at + sep + b->len <= len - 1
-            && (!sep || body[at] == ',')
-            && memcmp(body + at + sep, b->data, b->len) == 0) {
-            at += sep + b->len;
-            n++;
-        }
-    }
-    return at == len - 1;
-}
-
 #endif
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -83,8 +58,8 @@ static inline void fuzz_init(void)
         exit(1);
     }
     atexit(apr_terminate);
-    /* Under ASan the pool allocator must be pool_malloc.c's, or overflows
-     * inside pool blocks would go unseen. */
+    /* Without pool_malloc.c, ASan would not see overflows inside pool
+     * blocks. */
     if (!fuzz_pool_malloc_active()) {
         fprintf(stderr, "pool_malloc.c is not interposing apr_palloc\n");
         exit(1);
@@ -99,10 +74,12 @@ static inline const char *fuzz_cstr(const uint8_t *data, size_t size,
     return apr_pstrndup(p, (const char *)data, size);
 }
 
-/* The sample data, loaded once (FUZZ_DATA overrides the file). */
+/* The sample data, loaded once as the module loads it: rendered, with
+ * its gzip and br forms (FUZZ_DATA overrides the file). */
 static inline const profile_store_t *fuzz_sample(void)
 {
     static profile_store_t *store;
+    const profile_load_opts_t opts = {1, 1, 0};
     const char *err = NULL;
     const char *path = getenv("FUZZ_DATA");
 
@@ -111,7 +88,7 @@ static inline const profile_store_t *fuzz_sample(void)
         if (path == NULL) {
             path = PROFILE_SRCDIR "/data/profile.json";
         }
-        if (profile_store_load(&store, &err, path, fuzz_root)
+        if (profile_store_load(&store, &err, path, &opts, fuzz_root)
             != APR_SUCCESS) {
             fprintf(stderr, "cannot load %s: %s\n", path, err);
             exit(1);
@@ -120,18 +97,19 @@ static inline const profile_store_t *fuzz_sample(void)
     return store;
 }
 
-/* Non-zero when body[0..len) is "[" + some items of `coll`, rendered
- * alone in language `lang`, in collection order and joined by "," + "]":
- * what a filtered answer must be.  (A rendered item is a whole JSON
- * object, never a prefix of another.) */
-static inline int fuzz_is_selection(const char *body, size_t len,
-                                    const profile_coll_t *coll, int lang)
+/* How many items of `coll` body[0..len) holds when it is "[" + some
+ * items, rendered alone in language `lang`, in collection order and
+ * joined by "," + "]" (what a filtered answer must be); -1 when it is
+ * not that.  A rendered item is a whole JSON object, never a prefix of
+ * another, so the first fit is the only one. */
+static inline int fuzz_selection(const char *body, size_t len,
+                                 const profile_coll_t *coll, int lang)
 {
     size_t at = 1;
     int i, n = 0;
 
     if (len < 2 || body[0] != '[' || body[len - 1] != ']') {
-        return 0;
+        return -1;
     }
     for (i = 0; i < coll->nitems && at < len - 1; i++) {
         const profile_body_t *b = &coll->items[i].body[lang];
@@ -144,7 +122,43 @@ static inline int fuzz_is_selection(const char *body, size_t len,
             n++;
         }
     }
-    return at == len - 1;
+    return at == len - 1 ? n : -1;
+}
+
+/* Non-zero when data[0..len), in content coding `enc` ("gzip" or "br"),
+ * decodes to exactly want[0..want_len). */
+static inline int fuzz_decodes_to(const char *enc, const char *data,
+                                  size_t len, const char *want,
+                                  size_t want_len)
+{
+    unsigned char *out = malloc(want_len + 1);
+    size_t out_len = want_len + 1;
+    int ok = 0;
+
+    if (out == NULL) {
+        abort();
+    }
+    if (strcmp(enc, "gzip") == 0) {
+        z_stream zs;
+
+        memset(&zs, 0, sizeof(zs));
+        if (inflateInit2(&zs, 15 + 16) == Z_OK) {
+            zs.next_in = (Bytef *)(uintptr_t)data;
+            zs.avail_in = (uInt)len;
+            zs.next_out = out;
+            zs.avail_out = (uInt)out_len;
+            ok = inflate(&zs, Z_FINISH) == Z_STREAM_END && zs.avail_in == 0;
+            out_len = zs.total_out;
+            inflateEnd(&zs);
+        }
+    }
+    else if (strcmp(enc, "br") == 0) {
+        ok = BrotliDecoderDecompress(len, (const uint8_t *)data, &out_len,
+                                     out) == BROTLI_DECODER_RESULT_SUCCESS;
+    }
+    ok = ok && out_len == want_len && memcmp(out, want, want_len) == 0;
+    free(out);
+    return ok;
 }
 
 #endif

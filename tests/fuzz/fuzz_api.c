@@ -12,11 +12,16 @@
  * "?query".  Fields used: Accept-Language, Accept, Origin,
  * Access-Control-Request-Method, If-None-Match, If-Modified-Since,
  * If-Match, Accept-Encoding; a field given twice is joined with ", " as
- * httpd does.  "X-Fuzz-Site: list" serves with a CORS origin list,
- * "X-Fuzz-Site: unconfigured" without data (the 500 path).
+ * httpd does.  "X-Fuzz-Site:" lists how the <Location> is configured:
+ * "list" (a CORS origin list), "identity" (ProfileCompression Off),
+ * "unconfigured" (no data: the 500 path).  The sample data is loaded
+ * once, with its gzip and br forms, as the module loads it.
  *
  * Invariants: the header fields of CONTRACT §4-§7 on every answer, the
- * problem body of every error, the ETag of every 200, the method rules.
+ * problem body of every error, the ETag of every 200, the method rules,
+ * and the content coding: one the client accepts with the highest weight
+ * (br before gzip before identity on a tie), whose bytes decode to the
+ * identity body and carry their own ETag.
  */
 #include <strings.h>
 
@@ -26,6 +31,8 @@
 
 #include "fuzz.h"
 #include "profile_api.h"
+#include "profile_enc.h"
+#include "profile_hdr.h"
 #include "profile_route.h"
 
 #define BASE "/api/v1"
@@ -169,6 +176,133 @@ static int has_token(const char *list, const char *token)
     return 0;
 }
 
+/* The weight Accept-Encoding `ae` gives coding `name`: the highest of
+ * the elements naming it, else that of "*", else -1 (unnamed). */
+static int coding_weight(const char *ae, const char *name)
+{
+    profile_hdr_elem_t e;
+    const char *cursor = ae;
+    int q = -1, star = -1;
+
+    while (profile_hdr_next(&cursor, &e)) {
+        int is_name = (e.token_len == strlen(name)
+                       && strncasecmp(e.token, name, e.token_len) == 0)
+                      || (strcmp(name, "gzip") == 0 && e.token_len == 6
+                          && strncasecmp(e.token, "x-gzip", 6) == 0);
+
+        if (e.malformed) {
+            continue;
+        }
+        if (is_name && e.q > q) {
+            q = e.q;
+        }
+        if (e.token_len == 1 && e.token[0] == '*' && e.q > star) {
+            star = e.q;
+        }
+    }
+    return q >= 0 ? q : star;
+}
+
+/* The representation a stored answer to GET `path` comes from. */
+static const profile_body_t *stored_body(const profile_store_t *st,
+                                         const char *path, int lang,
+                                         apr_pool_t *p)
+{
+    profile_route_t rt;
+    const profile_item_t *item;
+
+    if (profile_route_match(&rt, path, p) != 0) {
+        return NULL;
+    }
+    switch (rt.route) {
+    case PROFILE_R_PROFILE:
+        return &st->profile[lang];
+    case PROFILE_R_CONTACT:
+        return &st->contact[lang];
+    case PROFILE_R_EXPERIENCE_ITEM:
+    case PROFILE_R_CASE_STUDY:
+        item = apr_hash_get(st->coll[rt.coll].by_id, rt.id,
+                            APR_HASH_KEY_STRING);
+        return item ? &item->body[lang] : NULL;
+    default:
+        return &st->coll[rt.coll].all[lang];
+    }
+}
+
+/* The content coding of a stored answer (CONTRACT, issue 3). */
+static void check_coding(const profile_response_t *resp,
+                         const profile_site_t *site,
+                         const profile_request_t *req, apr_pool_t *p)
+{
+    const profile_body_t *b = stored_body(site->store, req->path,
+                                          resp->lang, p);
+    const char *ae = req->accept_encoding;
+    int chosen = PROFILE_ENC_IDENTITY, e, w[PROFILE_ENC_COUNT];
+
+    FUZZ_CHECK(b != NULL, "stored answer for %s", req->path);
+    for (e = PROFILE_ENC_GZIP; e < PROFILE_ENC_COUNT; e++) {
+        if (resp->content_encoding != NULL
+            && strcmp(resp->content_encoding, profile_enc_names[e]) == 0) {
+            chosen = e;
+        }
+    }
+    if (!site->compress || ae == NULL) {
+        FUZZ_CHECK(chosen == PROFILE_ENC_IDENTITY
+                   && resp->content_encoding == NULL,
+                   "coding %s without compression or Accept-Encoding",
+                   resp->content_encoding);
+        FUZZ_CHECK(resp->body == b->data && resp->len == b->len
+                   && resp->etag == b->etag, "identity body");
+        return;
+    }
+    FUZZ_CHECK(resp->content_encoding == NULL || chosen != 0,
+               "coding %s", resp->content_encoding);
+    if (chosen == PROFILE_ENC_IDENTITY) {
+        FUZZ_CHECK(resp->body == b->data && resp->len == b->len
+                   && resp->etag == b->etag, "identity body");
+    }
+    else {
+        FUZZ_CHECK(b->coded[chosen].data != NULL
+                   && resp->body == b->coded[chosen].data
+                   && resp->len == b->coded[chosen].len
+                   && resp->etag == b->coded[chosen].etag
+                   && strcmp(resp->etag, b->etag) != 0
+                   && strcmp(resp->etag, profile_etag(resp->body, resp->len,
+                                                      p)) == 0,
+                   "%s body or ETag", resp->content_encoding);
+        FUZZ_CHECK(fuzz_decodes_to(resp->content_encoding, resp->body,
+                                   resp->len, b->data, b->len),
+                   "the %s body does not decode to the identity body",
+                   resp->content_encoding);
+    }
+
+    /* Weights: unnamed codings are not acceptable (0); identity unnamed
+     * loses to any acceptable coding (-1). */
+    w[PROFILE_ENC_IDENTITY] = coding_weight(ae, "identity");
+    for (e = PROFILE_ENC_GZIP; e < PROFILE_ENC_COUNT; e++) {
+        w[e] = coding_weight(ae, profile_enc_names[e]);
+        w[e] = b->coded[e].data == NULL ? -1 : w[e] < 0 ? 0 : w[e];
+    }
+    if (chosen != PROFILE_ENC_IDENTITY) {
+        FUZZ_CHECK(w[chosen] > 0, "%s sent to \"%s\"",
+                   profile_enc_names[chosen], ae);
+        FUZZ_CHECK(w[chosen] >= w[PROFILE_ENC_IDENTITY],
+                   "%s sent, identity preferred by \"%s\"",
+                   profile_enc_names[chosen], ae);
+    }
+    for (e = PROFILE_ENC_GZIP; e < PROFILE_ENC_COUNT; e++) {
+        if (e == chosen || w[e] <= 0) {
+            continue;
+        }
+        FUZZ_CHECK(chosen != PROFILE_ENC_IDENTITY
+                   ? w[e] < w[chosen]
+                     || (w[e] == w[chosen] && chosen == PROFILE_ENC_BR)
+                   : w[PROFILE_ENC_IDENTITY] > w[e],
+                   "%s chosen over %s for \"%s\"",
+                   profile_enc_names[chosen], profile_enc_names[e], ae);
+    }
+}
+
 static void check_problem(const profile_response_t *resp)
 {
     json_error_t jerr;
@@ -201,12 +335,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     apr_pool_create(&p, fuzz_root);
     parse_input(&method, &target, f, fuzz_cstr(data, size, p), p);
-    list = f[F_SITE] != NULL && strcmp(f[F_SITE], "list") == 0;
-    unconfigured = f[F_SITE] != NULL && strcmp(f[F_SITE], "unconfigured")
-                   == 0;
+    list = f[F_SITE] != NULL && has_token(f[F_SITE], "list");
+    unconfigured = f[F_SITE] != NULL && has_token(f[F_SITE], "unconfigured");
     site.store = unconfigured ? NULL : st;
     site.origins = list ? origins : NULL;
     site.max_age = 300;
+    site.cache_control = "public, max-age=300";
+    site.compress = f[F_SITE] == NULL || !has_token(f[F_SITE], "identity");
 
     /* What profile_handler() takes from request_rec. */
     memset(&req, 0, sizeof(req));
@@ -221,6 +356,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     req.args = q ? q + 1 : NULL;
     req.accept_language = f[F_ACCEPT_LANGUAGE];
     req.accept = f[F_ACCEPT];
+    req.accept_encoding = f[F_ACCEPT_ENCODING];
     req.origin = f[F_ORIGIN];
     req.acr_method = f[F_ACR_METHOD];
     preflight = req.method == PROFILE_M_OPTIONS && req.origin != NULL
@@ -278,6 +414,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hv = apr_table_get(resp.headers, "Vary");
     FUZZ_CHECK(hv != NULL && has_token(hv, "Accept-Language")
                && (!list || has_token(hv, "Origin"))
+               && site.compress == has_token(hv, "Accept-Encoding")
                && (resp.status < 400 || has_token(hv, "Accept")),
                "Vary: %s on %d", hv ? hv : "missing", resp.status);
     hv = apr_table_get(resp.headers, "X-Content-Type-Options");
@@ -340,13 +477,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
             FUZZ_CHECK(profile_route_match(&rt, req.path, p) == 0
                        && rt.param != NULL
-                       && fuzz_is_selection(resp.body, resp.len,
-                                            &st->coll[rt.coll], resp.lang),
+                       && fuzz_selection(resp.body, resp.len,
+                                         &st->coll[rt.coll], resp.lang)
+                          >= 0,
                        "filtered body is not a selection of items: %.*s",
                        (int)resp.len, resp.body);
         }
     }
-    (void)f[F_ACCEPT_ENCODING];
+    if (resp.stored) {
+        FUZZ_CHECK(resp.status == 200 || resp.status == 304,
+                   "stored body on %d", resp.status);
+        check_coding(&resp, &site, &req, p);
+    }
+    else {
+        FUZZ_CHECK(resp.content_encoding == NULL, "%s on a body made now",
+                   resp.content_encoding);
+    }
 
     apr_pool_destroy(p);
     return 0;
