@@ -35,6 +35,12 @@ def workdir():
     yield base
     for s in list(_servers):
         s.stop()
+    # Sanitizer reports written while the servers stopped.
+    reports = h.sanitizer_reports()
+    for s in _servers:
+        reports += [ln for ln in s.new_problem_lines()
+                    if h.SANITIZER_REPORT.search(ln)]
+    assert not reports, "sanitizer reports:\n" + "\n".join(reports)
     if not os.environ.get("KEEP_TMP"):
         shutil.rmtree(base, ignore_errors=True)
 
@@ -69,7 +75,7 @@ def error_log_guard(request):
     earlier = h.sanitizer_reports()
     yield
     reports = earlier + h.sanitizer_reports()
-    assert not reports, "sanitizer reports from httpd:\n" + \
+    assert not reports, "sanitizer reports from httpd commands:\n" + \
         "\n".join(reports)
     allowed = []
     for m in request.node.iter_markers("allow_log"):

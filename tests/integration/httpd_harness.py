@@ -325,25 +325,27 @@ def httpd_env():
     return env
 
 
+# What ASan and UBSan print (in a sanitized build; never otherwise).
+SANITIZER_REPORT = re.compile(r"==\d+==ERROR: |runtime error: |Sanitizer")
+_sanitizer_output = []
+
+
+def note_sanitizer_output(text):
+    """Keeps sanitizer reports an httpd command printed (configuration
+    is read, and data files loaded, before any error log is open)."""
+    if text and SANITIZER_REPORT.search(text):
+        _sanitizer_output.append(text)
+
+
 def sanitizer_reports():
-    """Reports sanitizers wrote since the last call (run.sh sets
-    SANITIZER_LOG_DIR for a sanitized build); each is judged once."""
-    d = os.environ.get("SANITIZER_LOG_DIR")
-    out = []
-    if not d or not os.path.isdir(d):
-        return out
-    for name in sorted(os.listdir(d)):
-        path = os.path.join(d, name)
-        if name.endswith(".seen") or not os.path.isfile(path) \
-                or os.path.getsize(path) == 0:
-            continue
-        with open(path, errors="replace") as f:
-            out.append("%s:\n%s" % (name, f.read()))
-        os.rename(path, path + ".seen")
+    """Reports httpd commands printed since the last call."""
+    out = list(_sanitizer_output)
+    del _sanitizer_output[:]
     return out
 
 
-LOG_PROBLEM = re.compile(r":(warn|error|crit|alert|emerg)\]")
+LOG_PROBLEM = re.compile(r":(warn|error|crit|alert|emerg)\]|"
+                         + SANITIZER_REPORT.pattern)
 
 
 class Httpd:
@@ -399,9 +401,12 @@ DocumentRoot "{root}/htdocs"
     # -- control ------------------------------------------------------
     def ctl(self, *args, timeout=60):
         """Runs the httpd binary with this server's -d/-f."""
-        return subprocess.run([HTTPD, "-d", self.root, "-f", self.conf]
-                              + list(args), capture_output=True,
-                              text=True, timeout=timeout, env=httpd_env())
+        cp = subprocess.run([HTTPD, "-d", self.root, "-f", self.conf]
+                            + list(args), capture_output=True,
+                            text=True, timeout=timeout, env=httpd_env())
+        note_sanitizer_output(cp.stdout)
+        note_sanitizer_output(cp.stderr)
+        return cp
 
     def configtest(self):
         return self.ctl("-t")
