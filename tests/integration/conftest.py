@@ -35,6 +35,12 @@ def workdir():
     yield base
     for s in list(_servers):
         s.stop()
+    # Sanitizer reports written while the servers stopped.
+    reports = h.sanitizer_reports()
+    for s in _servers:
+        reports += [ln for ln in s.new_problem_lines()
+                    if h.SANITIZER_REPORT.search(ln)]
+    assert not reports, "sanitizer reports:\n" + "\n".join(reports)
     if not os.environ.get("KEEP_TMP"):
         shutil.rmtree(base, ignore_errors=True)
 
@@ -66,14 +72,19 @@ def error_log_guard(request):
     worse) line during it that the test did not declare."""
     for s in _servers:
         s.new_problem_lines()          # anything earlier is judged already
+    earlier = h.sanitizer_reports()
     yield
+    reports = earlier + h.sanitizer_reports()
+    assert not reports, "sanitizer reports from httpd commands:\n" + \
+        "\n".join(reports)
     allowed = []
     for m in request.node.iter_markers("allow_log"):
         allowed += [re.compile(p) for p in m.args]
     unexpected = []
     for s in _servers:
         for line in s.new_problem_lines():
-            if not any(p.search(line) for p in allowed):
+            if h.SANITIZER_REPORT.search(line) \
+                    or not any(p.search(line) for p in allowed):
                 unexpected.append("%s: %s" % (s.name, line))
     assert not unexpected, "unexpected error-log lines:\n" + \
         "\n".join(unexpected)

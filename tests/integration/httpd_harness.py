@@ -325,7 +325,41 @@ def _alive(pid):
         return False
 
 
-LOG_PROBLEM = re.compile(r":(warn|error|crit|alert|emerg)\]")
+def httpd_env():
+    """The environment for httpd: ours, where HTTPD_ENV_NAME=value is
+    passed as NAME=value (run.sh preloads the ASan runtime this way into
+    a sanitized module's httpd, and into nothing else)."""
+    env = {}
+    for k, v in os.environ.items():
+        if not k.startswith("HTTPD_ENV_"):
+            env[k] = v
+    for k, v in os.environ.items():
+        if k.startswith("HTTPD_ENV_"):
+            env[k[len("HTTPD_ENV_"):]] = v
+    return env
+
+
+# What ASan and UBSan print (in a sanitized build; never otherwise).
+SANITIZER_REPORT = re.compile(r"==\d+==ERROR: |runtime error: |Sanitizer")
+_sanitizer_output = []
+
+
+def note_sanitizer_output(text):
+    """Keeps sanitizer reports an httpd command printed (configuration
+    is read, and data files loaded, before any error log is open)."""
+    if text and SANITIZER_REPORT.search(text):
+        _sanitizer_output.append(text)
+
+
+def sanitizer_reports():
+    """Reports httpd commands printed since the last call."""
+    out = list(_sanitizer_output)
+    del _sanitizer_output[:]
+    return out
+
+
+LOG_PROBLEM = re.compile(r":(warn|error|crit|alert|emerg)\]|"
+                         + SANITIZER_REPORT.pattern)
 
 
 class Httpd:
@@ -381,9 +415,12 @@ DocumentRoot "{root}/htdocs"
     # -- control ------------------------------------------------------
     def ctl(self, *args, timeout=60):
         """Runs the httpd binary with this server's -d/-f."""
-        return subprocess.run([HTTPD, "-d", self.root, "-f", self.conf]
-                              + list(args), capture_output=True,
-                              text=True, timeout=timeout)
+        cp = subprocess.run([HTTPD, "-d", self.root, "-f", self.conf]
+                            + list(args), capture_output=True,
+                            text=True, timeout=timeout, env=httpd_env())
+        note_sanitizer_output(cp.stdout)
+        note_sanitizer_output(cp.stderr)
+        return cp
 
     def configtest(self):
         return self.ctl("-t")

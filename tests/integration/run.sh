@@ -46,6 +46,25 @@ export HTTPD MODULE SRCDIR BUILDDIR
 # The source tree may be read-only (distcheck): no bytecode, no cache.
 export PYTHONDONTWRITEBYTECODE=1
 
+# A sanitized build (configure --enable-sanitizers sets SANITIZER_RUNTIME):
+# the ASan runtime is preloaded into httpd, which is not built with it.
+# Reports go to httpd's error log (the children's stderr) or to the output
+# of the httpd commands the harness runs, and fail the test (conftest.py).
+# The harness passes HTTPD_ENV_NAME to httpd as NAME.
+if [ -n "${SANITIZER_RUNTIME:-}" ]; then
+    if ! nm -D "$MODULE" | grep -q ' U __asan_report'; then
+        echo "ERROR: $MODULE is not built with ASan" >&2
+        exit 99
+    fi
+    # httpd's own pools are never freed at exit: no leak checking there
+    # (the fuzzers check the core for leaks).
+    HTTPD_ENV_LD_PRELOAD=$SANITIZER_RUNTIME
+    HTTPD_ENV_ASAN_OPTIONS=detect_leaks=0:halt_on_error=1
+    HTTPD_ENV_UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+    export HTTPD_ENV_LD_PRELOAD HTTPD_ENV_ASAN_OPTIONS HTTPD_ENV_UBSAN_OPTIONS
+    echo "httpd runs with LD_PRELOAD=$SANITIZER_RUNTIME"
+fi
+
 cd "$SRCDIR" || exit 99
 "$PY" -m pytest -q -p no:cacheprovider tests/integration "$@"
 exit $?

@@ -1,0 +1,71 @@
+#!/bin/sh
+# Fuzzes one libFuzzer target of the pure core for a while.
+#
+#     tests/fuzz/run.sh TARGET SECONDS [libFuzzer options...]
+#
+# TARGET is store, lang, query, route or api; tests/fuzz/fuzz-TARGET must
+# be built (`make fuzz` does both).  New inputs go to FUZZ_WORK (default
+# BUILDDIR/tests/fuzz/work/TARGET), the seed corpus
+# tests/fuzz/corpus/TARGET is read but never written, and a crash, leak,
+# sanitizer report or timeout is saved in BUILDDIR/tests/fuzz/findings/
+# TARGET/.  The run's log is FUZZ_WORK.log.  Exit status: 0 when the time
+# ran out without a finding, 1 with one, 99 when the fuzzer is not built.
+here=$(cd "$(dirname "$0")" && pwd)
+: "${SRCDIR:=$(cd "$here/../.." && pwd)}"
+: "${BUILDDIR:=$SRCDIR}"
+
+if [ $# -lt 2 ]; then
+    echo "usage: $0 TARGET SECONDS [libFuzzer options...]" >&2
+    exit 2
+fi
+target=$1
+seconds=$2
+shift 2
+
+# Inputs longer than these add nothing but time: a data file that
+# exercises every rule fits in 4 KiB, a request in 1 KiB.
+case $target in
+    store) max_len=4096 ;;
+    api) max_len=1024 ;;
+    query) max_len=512 ;;
+    lang) max_len=256 ;;
+    route) max_len=128 ;;
+    *) echo "unknown target '$target'" >&2; exit 2 ;;
+esac
+
+bin=$BUILDDIR/tests/fuzz/fuzz-$target
+if [ ! -x "$bin" ]; then
+    echo "ERROR: $bin is not built (make tests/fuzz/fuzz-$target)" >&2
+    exit 99
+fi
+: "${FUZZ_WORK:=$BUILDDIR/tests/fuzz/work/$target}"
+findings=$BUILDDIR/tests/fuzz/findings/$target
+mkdir -p "$FUZZ_WORK" "$findings" || exit 99
+dict=$SRCDIR/tests/fuzz/dict/$target.dict
+log=$FUZZ_WORK.log
+
+echo "fuzzing $target for ${seconds}s (log $log)"
+status=$FUZZ_WORK.status
+{
+    nice -n 10 "$bin" -max_total_time="$seconds" -max_len="$max_len" \
+        -timeout=10 -print_final_stats=1 -artifact_prefix="$findings/" \
+        -dict="$dict" "$@" "$FUZZ_WORK" "$SRCDIR/tests/fuzz/corpus/$target"
+    echo $? > "$status"
+} > "$log" 2>&1
+rc=$(cat "$status")
+rm -f "$status"
+
+# The last status line and the totals.
+grep -E '^#[0-9]+[[:space:]]+(DONE|pulse|NEW|REDUCE|INITED)' "$log" | tail -1
+grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' \
+    "$log"
+if [ "$rc" -ne 0 ]; then
+    echo "FINDING in $target (exit $rc):"
+    grep -E 'ERROR:|runtime error:|invariant broken|Test unit written' \
+        "$log" | head -20
+    echo "full log: $log"
+    echo "replay: $BUILDDIR/tests/fuzz/replay-$target FILE" \
+         "(or $bin FILE); keep it in tests/fuzz/corpus/$target/"
+    exit 1
+fi
+exit 0
