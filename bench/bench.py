@@ -124,14 +124,7 @@ LogLevel warn
 LoadModule mpm_event_module {mods}/mod_mpm_event.so
 LoadModule authz_core_module {mods}/mod_authz_core.so
 {user}
-# One child with plenty of threads: no process churn during a round.
-StartServers 1
-ServerLimit 1
-ThreadsPerChild 64
-MinSpareThreads 1
-MaxSpareThreads 64
-MaxRequestWorkers 64
-MaxConnectionsPerChild 0
+{mpm}
 KeepAlive On
 MaxKeepAliveRequests 0
 KeepAliveTimeout 30
@@ -147,8 +140,26 @@ DocumentRoot "{root}/htdocs"
 """
 
 
+# One child with plenty of threads: no process churn during a round.
+MPM_BENCH = """StartServers 1
+ServerLimit 1
+ThreadsPerChild 64
+MinSpareThreads 1
+MaxSpareThreads 64
+MaxRequestWorkers 64
+MaxConnectionsPerChild 0"""
+# Debian's mpm_event.conf: what a reload really involves.
+MPM_DEBIAN = """StartServers 2
+MinSpareThreads 25
+MaxSpareThreads 75
+ThreadLimit 64
+ThreadsPerChild 25
+MaxRequestWorkers 150
+MaxConnectionsPerChild 0"""
+
+
 class Server:
-    def __init__(self, root, name, body):
+    def __init__(self, root, name, body, mpm=MPM_BENCH):
         self.root = root
         self.name = name
         self.port = hh.free_port()
@@ -160,7 +171,8 @@ class Server:
         self.conf = os.path.join(root, "httpd.conf")
         with open(self.conf, "w") as f:
             f.write(COMMON.format(root=root, port=self.port,
-                                  mods=MODULES_DIR, user=user) + body)
+                                  mods=MODULES_DIR, user=user, mpm=mpm)
+                    + body)
 
     def ctl(self, *args):
         return subprocess.run(["taskset", "-c", SERVER_CPU, HTTPD, "-d",
@@ -647,7 +659,7 @@ def big_data_part(work, args, report):
     # The same server with the sample, for the memory baseline.
     base = Server(os.path.join(work, "SMALL"), "small",
                   "LoadModule profile_module %s\n" % MODULE
-                  + profile_location(SAMPLE))
+                  + profile_location(SAMPLE), MPM_DEBIAN)
     base.start()
     time.sleep(1)
     small_mem = base.rss_kb()
@@ -655,7 +667,7 @@ def big_data_part(work, args, report):
 
     srv = Server(os.path.join(work, "BIG"), "big",
                  "LoadModule profile_module %s\n" % MODULE
-                 + profile_location(live))
+                 + profile_location(live), MPM_DEBIAN)
     t0 = time.time()
     srv.start()
     startup = time.time() - t0
@@ -770,6 +782,8 @@ def main():
                     help="fewer scenarios (en only, one route per coding)")
     ap.add_argument("--no-big", action="store_true",
                     help="skip the 10 MB data part")
+    ap.add_argument("--big-only", action="store_true",
+                    help="only the 10 MB data part")
     ap.add_argument("--instructions", type=int, default=500, metavar="N",
                     help="also count instructions per request under "
                     "callgrind over N requests per scenario (0: skip)")
@@ -785,6 +799,20 @@ def main():
     work = tempfile.mkdtemp(prefix="mod_profile-bench-")
     os.chmod(work, 0o755)
     servers = []
+    if args.big_only:
+        report = ["# mod_profile benchmark: big data", "",
+                  "Run %s on %s." % (datetime.datetime.now().strftime(
+                      "%Y-%m-%d %H:%M"), machine_line())]
+        try:
+            ok = big_data_part(work, args, report)
+        finally:
+            if not os.environ.get("KEEP_TMP"):
+                shutil.rmtree(work, ignore_errors=True)
+        text = "\n".join(report) + "\n"
+        with open(args.out, "w") as f:
+            f.write(text)
+        print(text)
+        return 0 if ok else 1
     try:
         sample = hh.load_data(SAMPLE)
         scs = scenarios(sample, args.quick)
