@@ -55,6 +55,11 @@ MaxSpareThreads 128
 MaxConnectionsPerChild 0
 """
 
+# Under the sanitized build (tests/sanitize/run.sh) httpd runs with the
+# ASan runtime, whose quarantine keeps freed memory for a while by design:
+# memory is not expected to stay flat there, so it is reported, not judged.
+SANITIZED = bool(os.environ.get("HTTPD_ENV_LD_PRELOAD"))
+
 LANGS = [("en", "en-GB,en;q=0.9"), ("es", "es-MX,es;q=0.9,en;q=0.5")]
 FILTERS = [("/skills", "q", "kube"), ("/skills", "q", "C"),
            ("/skills", "q", "zzz-none"),
@@ -353,8 +358,10 @@ def test_load_at_full_rate(make_httpd, workdir, sample):
         # Memory flat: the same processes, and growth within allocator
         # noise (a leak of 20 bytes a request would exceed it).
         assert rss1["processes"] == rss0["processes"], (rss0, rss1)
-        assert rss1["total"] <= rss0["total"] * 1.10 + 1024, (rss0, rss1)
-        assert rss1["parent"] <= rss0["parent"] + 256, (rss0, rss1)
+        if not SANITIZED:
+            assert rss1["total"] <= rss0["total"] * 1.10 + 1024, (rss0, rss1)
+            if not SANITIZED:
+                assert rss1["parent"] <= rss0["parent"] + 256, (rss0, rss1)
     finally:
         server.stop()
 
@@ -485,6 +492,7 @@ def test_reloads_under_load(make_httpd, workdir, sample):
         assert not pu.crash_lines(log), pu.crash_lines(log)
         assert "PROFILE" not in log, log
         # The parent holds the data: flat over every reload.
-        assert rss1["parent"] <= rss0["parent"] + 256, (rss0, rss1)
+        if not SANITIZED:
+            assert rss1["parent"] <= rss0["parent"] + 256, (rss0, rss1)
     finally:
         server.stop()
