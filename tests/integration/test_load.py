@@ -360,8 +360,7 @@ def test_load_at_full_rate(make_httpd, workdir, sample):
         assert rss1["processes"] == rss0["processes"], (rss0, rss1)
         if not SANITIZED:
             assert rss1["total"] <= rss0["total"] * 1.10 + 1024, (rss0, rss1)
-            if not SANITIZED:
-                assert rss1["parent"] <= rss0["parent"] + 256, (rss0, rss1)
+            assert rss1["parent"] <= rss0["parent"] + 256, (rss0, rss1)
     finally:
         server.stop()
 
