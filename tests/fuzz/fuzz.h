@@ -97,13 +97,15 @@ static inline const profile_store_t *fuzz_sample(void)
     return store;
 }
 
-/* How many items of `coll` body[0..len) holds when it is "[" + some
- * items, rendered alone in language `lang`, in collection order and
- * joined by "," + "]" (what a filtered answer must be); -1 when it is
- * not that.  A rendered item is a whole JSON object, never a prefix of
- * another, so the first fit is the only one. */
-static inline int fuzz_selection(const char *body, size_t len,
-                                 const profile_coll_t *coll, int lang)
+/* Whether body[0..len) is "[" + some of coll's elements in `lang`, in
+ * order, joined by "," + "]" (what a filtered answer must be): their
+ * number, or -1.  A rendered element is a whole JSON object, never a
+ * prefix of another, so taking each one that fits is right.  The
+ * elements found are stored in hits[] when it is not NULL (room for
+ * coll->nitems). */
+static inline int fuzz_walk(const char *body, size_t len,
+                            const profile_coll_t *coll, int lang,
+                            const profile_body_t **hits)
 {
     size_t at = 1;
     int i, n = 0;
@@ -119,10 +121,19 @@ static inline int fuzz_selection(const char *body, size_t len,
             && (!sep || body[at] == ',')
             && memcmp(body + at + sep, b->data, b->len) == 0) {
             at += sep + b->len;
+            if (hits != NULL) {
+                hits[n] = b;
+            }
             n++;
         }
     }
     return at == len - 1 ? n : -1;
+}
+
+static inline int fuzz_selection(const char *body, size_t len,
+                                 const profile_coll_t *coll, int lang)
+{
+    return fuzz_walk(body, len, coll, lang, NULL);
 }
 
 /* The ETag the module gives body[0..len) (CONTRACT §5, README
@@ -134,28 +145,14 @@ static inline const char *fuzz_body_etag(const char *body, size_t len,
                                          int lang, apr_pool_t *p)
 {
     const profile_body_t **hits;
-    size_t at = 1;
-    int i, n = 0;
+    int n;
 
     if (coll == NULL || len < 2 || body[0] != '[') {
         return profile_etag(body, len, p);
     }
-    if (body[len - 1] != ']') {
-        return NULL;
-    }
     hits = apr_palloc(p, sizeof(*hits) * (size_t)(coll->nitems + 1));
-    for (i = 0; i < coll->nitems && at < len - 1; i++) {
-        const profile_body_t *b = &coll->items[i].body[lang];
-        size_t sep = n > 0;
-
-        if (at + sep + b->len <= len - 1
-            && (!sep || body[at] == ',')
-            && memcmp(body + at + sep, b->data, b->len) == 0) {
-            at += sep + b->len;
-            hits[n++] = b;
-        }
-    }
-    return at == len - 1 ? profile_etag_joined(hits, n, p) : NULL;
+    n = fuzz_walk(body, len, coll, lang, hits);
+    return n >= 0 ? profile_etag_joined(hits, n, p) : NULL;
 }
 
 /* The same for a body of any route: an array is matched against every
