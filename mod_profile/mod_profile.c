@@ -163,6 +163,8 @@ typedef struct {
     apr_pool_t *pool;               /* subpool of the process pool */
     profile_store_t *store;
     int generation;                 /* configuration generation last used */
+    apr_interval_time_t validated_in; /* the first reading's check */
+    apr_interval_time_t loaded_in;  /* the last load, to be logged */
 } profile_holder_t;
 
 #define REGISTRY_KEY "mod_profile:last-good"
@@ -177,6 +179,19 @@ static apr_hash_t *registry(apr_pool_t *ppool)
         apr_pool_userdata_set(reg, REGISTRY_KEY, NULL, ppool);
     }
     return reg;
+}
+
+/* The registry's holder for the data file `path` (made if new). */
+static profile_holder_t *holder_for(apr_pool_t *ppool, const char *path)
+{
+    apr_hash_t *reg = registry(ppool);
+    profile_holder_t *h = apr_hash_get(reg, path, APR_HASH_KEY_STRING);
+
+    if (h == NULL) {
+        h = apr_pcalloc(ppool, sizeof(*h));
+        apr_hash_set(reg, apr_pstrdup(ppool, path), APR_HASH_KEY_STRING, h);
+    }
+    return h;
 }
 
 /* Hands the memory the JSON parser freed back to the system, so that the
@@ -198,19 +213,15 @@ static const char *load_kept(const profile_store_t **out, cmd_parms *cmd,
                              const char *path)
 {
     apr_pool_t *ppool = cmd->server->process->pool;
-    apr_hash_t *reg = registry(ppool);
-    profile_holder_t *h = apr_hash_get(reg, path, APR_HASH_KEY_STRING);
+    profile_holder_t *h = holder_for(ppool, path);
     int gen = ap_state_query(AP_SQ_CONFIG_GEN);
     profile_store_t *store = NULL;
     const char *err = NULL;
     apr_pool_t *np;
+    apr_time_t t0 = apr_time_now();
     profile_load_opts_t opts = {1, 1, 0};
 
     opts.max_size = max_data_size;
-    if (h == NULL) {
-        h = apr_pcalloc(ppool, sizeof(*h));
-        apr_hash_set(reg, apr_pstrdup(ppool, path), APR_HASH_KEY_STRING, h);
-    }
     if (h->store != NULL && h->generation == gen) {
         *out = h->store;            /* another section, same file */
         return NULL;
@@ -225,6 +236,7 @@ static const char *load_kept(const profile_store_t **out, cmd_parms *cmd,
         h->pool = np;
         h->store = store;
         h->generation = gen;
+        h->loaded_in = apr_time_now() - t0;
         *out = store;
         return NULL;
     }
@@ -263,6 +275,18 @@ static int profile_post_config(apr_pool_t *pconf, apr_pool_t *plog,
     for (hi = apr_hash_first(ptemp, reg); hi; hi = apr_hash_next(hi)) {
         profile_holder_t *h = apr_hash_this_val(hi);
 
+        if (h->loaded_in > 0) {
+            /* (The logs are open now; LogLevel profile:info shows it.) */
+            ap_log_error(APLOG_MARK, APLOG_INFO, 0, s, PROFILE_LOGNO(0006)
+                         "ProfileData %s: loaded in %.3f s%s", (const char *)
+                         apr_hash_this_key(hi), h->loaded_in / 1e6,
+                         h->validated_in > 0
+                         ? apr_psprintf(ptemp, " (and validated in %.3f s "
+                                        "at the first reading)",
+                                        h->validated_in / 1e6) : "");
+            h->loaded_in = 0;
+            h->validated_in = 0;
+        }
         if (h->pool != NULL && h->generation != gen) {
             apr_pool_destroy(h->pool);
             h->pool = NULL;
@@ -457,10 +481,16 @@ static const char *set_data(cmd_parms *cmd, void *dconf, const char *arg)
         err = load_kept(&conf->store, cmd, path);
     }
     else {
+        apr_time_t t0 = apr_time_now();
+
         validate.max_size = max_data_size;
         profile_store_load(&store, &err, path, &validate, cmd->temp_pool);
         if (err != NULL) {
             err = apr_pstrdup(cmd->pool, err);
+        }
+        else {
+            holder_for(cmd->server->process->pool, path)->validated_in =
+                apr_time_now() - t0;
         }
     }
     if (err != NULL) {
