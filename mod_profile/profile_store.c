@@ -521,7 +521,7 @@ static void sb_put(sbuf_t *b, const char *s, apr_size_t n)
  * '/' not escaped): the parser validated the UTF-8 already. */
 static void sb_string(sbuf_t *b, const char *s, apr_size_t n)
 {
-    static const char hex[] = "0123456789abcdef";
+    static const char hex[] = "0123456789ABCDEF";   /* as jansson */
     char *o = sb_room(b, n * 6 + 2);
     apr_size_t i;
 

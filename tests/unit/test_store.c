@@ -1473,11 +1473,31 @@ static void schema_key_is_accepted_at_the_top_only(void **state)
     assert_has(err, "unknown key \"$schema\"");
 }
 
+static void control_characters_are_escaped_as_jansson_does(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_store_t *st = parse_ok(p, min_edit(p, "\"Ana Ruiz\"",
+                                               "\"Ana\\u001dRuiz\\t\\\"x\\\\\""));
+    json_t *v;
+    char *again;
+
+    /* The canonical compact form: \u with upper-case hex, short escapes
+     * where JSON has them (the fuzzer found lower-case hex once). */
+    assert_has(st->profile[0].data, "\"Ana\\u001DRuiz\\t\\\"x\\\\\"");
+    v = json_loadb(st->profile[0].data, st->profile[0].len, 0, NULL);
+    assert_non_null(v);
+    again = json_dumps(v, JSON_COMPACT);
+    assert_mem_str(st->profile[0].data, st->profile[0].len, again);
+    free(again);
+    json_decref(v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         UNIT_TEST(sample_loads_with_languages_en_es),
         UNIT_TEST(schema_key_is_accepted_at_the_top_only),
+        UNIT_TEST(control_characters_are_escaped_as_jansson_does),
         UNIT_TEST(compressed_forms_exist_for_what_is_served_unfiltered),
         UNIT_TEST(validating_only_renders_nothing),
         UNIT_TEST(files_over_the_size_limit_are_refused_unread),
