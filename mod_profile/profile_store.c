@@ -15,6 +15,9 @@
 #include <string.h>
 
 #include <unistd.h>
+#if defined(__linux__)
+#include <sched.h>
+#endif
 
 #include <apr_atomic.h>
 #include <apr_file_io.h>
@@ -761,10 +764,24 @@ static void *APR_THREAD_FUNC worker(apr_thread_t *t, void *data)
  * whether threads pay off.  The strongest levels cost seconds per
  * megabyte (br); beyond a small profile, fast levels keep loading within
  * a second. */
+/* The CPUs this process may run on (its affinity mask, which taskset or
+ * a cpuset may narrow), else those online. */
+static long usable_cpus(void)
+{
+#if defined(__linux__) && defined(CPU_COUNT)
+    cpu_set_t set;
+
+    if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+        return CPU_COUNT(&set);
+    }
+#endif
+    return sysconf(_SC_NPROCESSORS_ONLN);
+}
+
 static void finish_start(work_t *w, apr_size_t cap, apr_size_t size,
                          int compress, apr_pool_t *p)
 {
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    long ncpu = usable_cpus();
     int i;
 
     memset(w, 0, sizeof(*w));
