@@ -218,6 +218,7 @@ static const char *load_kept(const profile_store_t **out, cmd_parms *cmd,
     profile_store_t *store = NULL;
     const char *err = NULL;
     apr_pool_t *np;
+    apr_allocator_t *alloc;
     apr_time_t t0 = apr_time_now();
     profile_load_opts_t opts = {1, 1, 0};
 
@@ -226,8 +227,16 @@ static const char *load_kept(const profile_store_t **out, cmd_parms *cmd,
         *out = h->store;            /* another section, same file */
         return NULL;
     }
-    apr_pool_create(&np, ppool);
-    apr_pool_tag(np, "mod_profile_data");
+    /* Each load has an allocator of its own, destroyed with it: httpd's
+     * global allocator would keep the freed store on its free list for
+     * good (the parent would hold two stores after a reload).  Only
+     * this thread allocates from these pools (the loader's threads use
+     * malloc), so the allocator needs no mutex. */
+    if (apr_allocator_create(&alloc) != APR_SUCCESS) {
+        return "ProfileData: out of memory";
+    }
+    apr_pool_create_ex(&np, ppool, NULL, alloc);
+    apr_allocator_owner_set(alloc, np);
     if (profile_store_load(&store, &err, path, &opts, np) == APR_SUCCESS) {
         if (h->pool != NULL) {
             apr_pool_destroy(h->pool);

@@ -6,6 +6,7 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 
 #include <apr_cstr.h>
@@ -100,6 +101,11 @@ static int gzip_compress(char *out, apr_size_t *out_len, int level,
     int rc, wbits = bits_for(len, 9, 15);
     int mem = bits_for(len, 7, 16) - 7;
 
+    /* zlib counts in uInt: a larger body is not compressed (and is
+     * served as it is) rather than cut short. */
+    if (len > UINT_MAX || *out_len > UINT_MAX) {
+        return 0;
+    }
     memset(&zs, 0, sizeof(zs));
     if (deflateInit2(&zs, level == PROFILE_ENC_LEVEL_BEST ? 9 : 6,
                      Z_DEFLATED, wbits + 16, mem < 1 ? 1 : mem,

@@ -10,6 +10,7 @@
  *
  * Pure core: no httpd headers.
  */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 #include <apr_thread_cond.h>
 #include <apr_thread_mutex.h>
 #include <apr_thread_proc.h>
+#include <apr_signal.h>
 #include <apr_lib.h>
 #include <apr_sha1.h>
 #include <apr_cstr.h>
@@ -643,7 +645,14 @@ static void etag_into(char *etag, unsigned char *sha1, const char *s,
     apr_sha1_ctx_t ctx;
 
     apr_sha1_init(&ctx);
-    apr_sha1_update_binary(&ctx, (const unsigned char *)s, (unsigned)len);
+    /* APR takes an unsigned length: larger bodies go in chunks. */
+    while (len > 0) {
+        unsigned n = len > UINT_MAX ? UINT_MAX : (unsigned)len;
+
+        apr_sha1_update_binary(&ctx, (const unsigned char *)s, n);
+        s += n;
+        len -= n;
+    }
     apr_sha1_final(digest, &ctx);
     etag_of_digest(etag, digest);
     if (sha1 != NULL) {
@@ -753,7 +762,11 @@ static void *APR_THREAD_FUNC worker(apr_thread_t *t, void *data)
     work_t *w = data;
     job_t *j;
 
-    (void)t;
+    /* The loading thread's signals (httpd's SIGHUP, SIGTERM...) are
+     * never delivered here. */
+    if (t != NULL) {
+        apr_setup_signal_thread();
+    }
     while ((j = take(w)) != NULL) {
         run_job(w, j);
     }
@@ -1127,6 +1140,7 @@ apr_status_t profile_store_load(profile_store_t **out, const char **errmsg,
     apr_finfo_t fi;
     apr_status_t rv;
     apr_pool_t *tmp;
+    apr_allocator_t *alloc;
     char *buf = NULL;
     apr_size_t got = 0;
     char ebuf[256];
@@ -1135,8 +1149,17 @@ apr_status_t profile_store_load(profile_store_t **out, const char **errmsg,
         o = &default_opts;
     }
     *out = NULL;
-    /* The file's bytes are needed only while parsing. */
-    apr_pool_create(&tmp, p);
+    /* The file's bytes are needed only while parsing: in a pool with an
+     * allocator of its own, so that they go back to malloc (and to the
+     * system) when it is destroyed rather than staying on the free list
+     * of p's allocator for as long as p lives.  Only this thread
+     * allocates from it (no mutex). */
+    if (apr_allocator_create(&alloc) != APR_SUCCESS) {
+        *errmsg = apr_psprintf(p, "%s: out of memory", path);
+        return APR_ENOMEM;
+    }
+    apr_pool_create_ex(&tmp, p, NULL, alloc);
+    apr_allocator_owner_set(alloc, tmp);
     rv = apr_file_open(&f, path, APR_FOPEN_READ | APR_FOPEN_BINARY,
                        APR_OS_DEFAULT, tmp);
     if (rv == APR_SUCCESS) {
