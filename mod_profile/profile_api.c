@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <apr_cstr.h>
+#include <apr_date.h>
 #include <apr_strings.h>
 
 #include "profile_api.h"
@@ -87,12 +88,21 @@ static void start(profile_response_t *resp, const profile_site_t *site,
                    : "Accept-Language, Accept-Encoding");
 }
 
+/* Cache-Control, and Expires at the same instant: HTTP/1.0 caches read
+ * it, and mod_expires, which would otherwise add a max-age of its own
+ * to Cache-Control, leaves an answer that has one alone. */
 static void cacheable(profile_response_t *resp, const profile_site_t *site,
-                      apr_pool_t *p)
+                      const profile_request_t *req, apr_pool_t *p)
 {
+    char *expires = apr_palloc(p, APR_RFC822_DATE_LEN);
+
     apr_table_setn(resp->headers, "Cache-Control", site->cache_control
                    ? site->cache_control
                    : apr_psprintf(p, "public, max-age=%d", site->max_age));
+    if (apr_rfc822_date(expires, req->now + apr_time_from_sec(site->max_age))
+        == APR_SUCCESS) {
+        apr_table_setn(resp->headers, "Expires", expires);
+    }
 }
 
 /* The stored representation `body` in the coding the request prefers. */
@@ -128,8 +138,9 @@ static void stored(profile_response_t *resp, const profile_site_t *site,
 }
 
 /* Makes resp an error answer with the given problem body. */
-static void failed(profile_response_t *resp, const profile_request_t *req,
-                   int status, const char *body, apr_size_t len)
+static void failed(profile_response_t *resp, const profile_site_t *site,
+                   const profile_request_t *req, int status,
+                   const char *body, apr_size_t len)
 {
     resp->status = status;
     resp->body = body;
@@ -141,6 +152,9 @@ static void failed(profile_response_t *resp, const profile_request_t *req,
     resp->content_type = wants_problem_json(req->accept) ? PROBLEM_TYPE
                                                          : JSON_TYPE;
     apr_table_setn(resp->headers, "Cache-Control", "no-store");
+    apr_table_unset(resp->headers, "Expires");
+    apr_table_setn(resp->headers, "Content-Language",
+                   profile_problem_lang(lang_name(site, resp->lang)));
     apr_table_mergen(resp->headers, "Vary", "Accept");
     apr_table_unset(resp->headers, "Allow");
     if (status == 405) {
@@ -158,7 +172,7 @@ static void not_found(profile_response_t *resp, const profile_site_t *site,
     arg = profile_text_printable(arg, strlen(arg), PRINTABLE_MAX, p);
     body = profile_problem_render(&len, 404, msg, arg,
                                   lang_name(site, resp->lang), p);
-    failed(resp, req, 404, body, len);
+    failed(resp, site, req, 404, body, len);
 }
 
 /* The elements of `coll` whose keys contain `value`, as a JSON array.
@@ -223,7 +237,7 @@ void profile_api_answer(profile_response_t *resp, const profile_site_t *site,
     if (req->method == PROFILE_M_OPTIONS) {
         /* A preflight must never fail because a record does not exist. */
         apr_table_setn(resp->headers, "Allow", ALLOW);
-        cacheable(resp, site, p);
+        cacheable(resp, site, req, p);
         return;
     }
     if (profile_route_match(&rt, req->path, p) != 0) {
@@ -236,13 +250,13 @@ void profile_api_answer(profile_response_t *resp, const profile_site_t *site,
                                           req->method_name,
                                           strlen(req->method_name), 32, p),
                                       lang_name(site, resp->lang), p);
-        failed(resp, req, 405, text, len);
+        failed(resp, site, req, 405, text, len);
         return;
     }
     if (profile_query_parse(&q, req->args, rt.param, p) != APR_SUCCESS) {
         text = profile_problem_render_query(&len, q.problems, rt.param,
                                             lang_name(site, resp->lang), p);
-        failed(resp, req, 400, text, len);
+        failed(resp, site, req, 400, text, len);
         return;
     }
     if (st == NULL) {
@@ -288,7 +302,7 @@ void profile_api_answer(profile_response_t *resp, const profile_site_t *site,
     }
     resp->content_type = JSON_TYPE;
     resp->conditional = 1;
-    cacheable(resp, site, p);
+    cacheable(resp, site, req, p);
 }
 
 void profile_api_error(profile_response_t *resp, const profile_site_t *site,
@@ -303,5 +317,45 @@ void profile_api_error(profile_response_t *resp, const profile_site_t *site,
                                   ? PROFILE_MSG_PRECONDITION
                                   : PROFILE_MSG_UNCONFIGURED, NULL,
                                   lang_name(site, resp->lang), p);
-    failed(resp, req, status, body, len);
+    failed(resp, site, req, status, body, len);
+}
+
+void profile_api_conditions(profile_response_t *resp,
+                            const profile_site_t *site,
+                            const profile_request_t *req,
+                            const profile_conds_t *c, apr_pool_t *p)
+{
+    /* The order and the quirks of httpd's ap_meets_conditions(): a
+     * satisfied If-Unmodified-Since rules out a 304 by If-None-Match. */
+    int not_modified = -1;
+
+    if (!resp->conditional) {
+        return;
+    }
+    if (c->if_match == PROFILE_COND_NOMATCH
+        || c->if_unmodified_since >= PROFILE_COND_WEAK) {
+        profile_api_error(resp, site, req, 412, p);
+        return;
+    }
+    if (c->if_unmodified_since == PROFILE_COND_NOMATCH) {
+        not_modified = 0;
+    }
+    if (c->if_none_match == PROFILE_COND_NOMATCH) {
+        not_modified = 0;
+    }
+    else if (c->if_none_match >= PROFILE_COND_WEAK && not_modified != 0) {
+        not_modified = 1;
+    }
+    if (c->if_none_match == PROFILE_COND_NONE
+        && c->if_modified_since != NULL) {
+        apr_time_t since = apr_date_parse_http(c->if_modified_since);
+
+        if (since != APR_DATE_BAD
+            && apr_time_sec(since) >= apr_time_sec(c->last_modified)) {
+            not_modified = 1;
+        }
+    }
+    if (not_modified == 1) {
+        resp->status = 304;
+    }
 }

@@ -44,6 +44,7 @@ typedef struct {
     const char *accept_encoding;
     const char *origin;
     const char *acr_method;     /* Access-Control-Request-Method */
+    apr_time_t now;             /* when the request arrived (Expires) */
 } profile_request_t;
 
 typedef struct {
@@ -62,6 +63,35 @@ typedef struct {
 /* Decides the answer to `req` for `site`. */
 void profile_api_answer(profile_response_t *resp, const profile_site_t *site,
                         const profile_request_t *req, apr_pool_t *p);
+
+/* A validator field as httpd's ap_condition_if_*() judged it (the same
+ * values as ap_condition_e). */
+typedef enum {
+    PROFILE_COND_NONE,          /* no such field */
+    PROFILE_COND_NOMATCH,
+    PROFILE_COND_WEAK,
+    PROFILE_COND_STRONG
+} profile_cond_e;
+
+/* The validators of a request (CONTRACT §5). */
+typedef struct {
+    profile_cond_e if_match;
+    profile_cond_e if_unmodified_since;
+    profile_cond_e if_none_match;   /* httpd's weak comparison on GET */
+    const char *if_modified_since;  /* the field, or NULL */
+    apr_time_t last_modified;       /* as sent in Last-Modified */
+} profile_conds_t;
+
+/* Applies the validators to a conditional answer (resp->conditional):
+ * a failed If-Match or If-Unmodified-Since gives a 412 problem; a
+ * matching If-None-Match, or without one an If-Modified-Since at or
+ * after Last-Modified (RFC 9110 §13.1.3: ignored beside If-None-Match;
+ * any valid date, including one in the future), gives a 304.  Otherwise
+ * resp is unchanged. */
+void profile_api_conditions(profile_response_t *resp,
+                            const profile_site_t *site,
+                            const profile_request_t *req,
+                            const profile_conds_t *c, apr_pool_t *p);
 
 /* Turns `resp` into an error answer (412 from a failed precondition,
  * 500 for a missing configuration), keeping its language. */

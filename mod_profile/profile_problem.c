@@ -91,9 +91,16 @@ static const char *const query_reasons[NLANG][8] = {
      "este recurso no admite parámetros de consulta"}
 };
 
+static const char *const slot_names[NLANG] = {"en", "es"};
+
 static int lang_slot(const char *lang)
 {
     return lang != NULL && strcmp(lang, "es") == 0 ? ES : EN;
+}
+
+const char *profile_problem_lang(const char *lang)
+{
+    return slot_names[lang_slot(lang)];
 }
 
 static int title_slot(int status)

@@ -22,6 +22,11 @@ typedef enum {
     PROFILE_MSG_UNCONFIGURED
 } profile_msg_e;
 
+/* The language of the problem texts sent for the response language
+ * `lang`: "en" or "es" (CONTRACT §7: an error's Content-Language names
+ * the language of the text actually sent). */
+const char *profile_problem_lang(const char *lang);
+
 /* Renders a problem body for a 404/405/412/500 with message `msg`, whose
  * argument `arg` may be NULL. */
 const char *profile_problem_render(apr_size_t *len, int status,

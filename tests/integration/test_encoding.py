@@ -196,14 +196,26 @@ class TestLimits:
         assert cp.returncode != 0
         assert "ProfileMaxDataSize" in cp.stderr
 
-    def test_cap_after_profile_data_is_refused(self, make_httpd,
-                                               data_files):
-        server = make_httpd("caplate", h.location("/api/v1",
-                                                  data_files["main"])
+    def test_cap_after_profile_data_applies_too(self, make_httpd, workdir):
+        """Files are read once the whole configuration is: the cap holds
+        wherever it stands."""
+        path = os.path.join(workdir, "two-mb.json")
+        with open(path, "wb") as f:
+            f.truncate(2 * 1024 * 1024)
+        os.chmod(path, 0o644)
+        server = make_httpd("caplate", h.location("/api/v1", path)
                             + "ProfileMaxDataSize 1M\n")
         cp = server.configtest()
         assert cp.returncode != 0
-        assert "must come before the first ProfileData" in cp.stderr
+        assert "more than the limit of 1048576" in cp.stderr
+        os.unlink(path)
+
+    def test_cap_above_1g_is_refused(self, make_httpd, data_files):
+        server = make_httpd("capbig", "ProfileMaxDataSize 2G\n"
+                            + h.location("/api/v1", data_files["main"]))
+        cp = server.configtest()
+        assert cp.returncode != 0
+        assert "at most 1G" in cp.stderr
 
     def test_cap_inside_location_is_refused(self, make_httpd, data_files):
         server = make_httpd("caploc", h.location(

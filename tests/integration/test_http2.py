@@ -20,7 +20,8 @@ pytestmark = pytest.mark.skipif(
 B = "/api/v1"
 CORS_B = "/cors/api/v1"
 # Fields that belong to the connection or the moment, not to the answer.
-IGNORED = {"date", "server", "connection", "keep-alive", "transfer-encoding",
+IGNORED = {"date", "expires", "server", "connection", "keep-alive",
+           "transfer-encoding",
            "upgrade"}
 # Lists whose order carries no meaning.
 AS_SETS = {"allow", "vary", "access-control-allow-methods",

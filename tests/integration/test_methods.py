@@ -4,7 +4,7 @@ import pytest
 import httpd_harness as h
 
 # Headers that legitimately differ between two responses.
-VOLATILE = {"date"}
+VOLATILE = {"date", "expires"}  # the moment of the answer
 
 
 def _comparable(resp):
@@ -112,8 +112,13 @@ class TestOtherMethods:
         assert r.status == 404, (method, path, r)
         assert r.json()["status"] == 404
 
-    def test_trace_is_405_from_httpd(self, api, B):
+    def test_trace_is_the_modules_405_problem(self, api, B):
+        # CONTRACT §3: the module answers TRACE itself (the harness sets
+        # TraceEnable off, so httpd's answer would be an HTML 405).
         r = api.request("TRACE", B + "/profile")
         assert r.status == 405
-        # httpd answered it: the body is no echo of the request.
+        assert r.header("Content-Type") == "application/json"
+        assert _allow(r) == h.ALLOW_SET
+        body = r.json()
+        assert body["status"] == 405 and "TRACE" in body["detail"]
         assert b"TRACE /api/v1/profile" not in r.body

@@ -1,0 +1,96 @@
+/*
+ * mod_profile.h -- what the httpd glue files share: the per-directory
+ * configuration, the data files a configuration generation names, and
+ * what each glue file offers the others.
+ *
+ *   mod_profile.c         the module record, hooks and the request glue
+ *   mod_profile_config.c  directives, per-directory configuration, merge
+ *   mod_profile_reload.c  loading data files; last good data across
+ *                         restarts; what a restart logs
+ *   mod_profile_check.c   what the configuration tree says: a section's
+ *                         API base, SetHandler without ProfileData
+ *
+ * Glue only: everything that can be decided without httpd lives in the
+ * pure core (profile_*.c).
+ */
+#ifndef MOD_PROFILE_H
+#define MOD_PROFILE_H
+
+#include "httpd.h"
+#include "http_config.h"
+
+#include <apr_hash.h>
+#include <apr_tables.h>
+
+#include "profile_store.h"
+
+#define PROFILE_HANDLER "profile"
+#define PROFILE_LOGNO(n) "PROFILE" #n ": "
+#define PROFILE_DEFAULT_MAX_AGE 300
+
+/* One data file as this configuration generation uses it, shared by
+ * every section naming it (and gone with the configuration pool). */
+typedef struct {
+    const char *path;               /* absolute */
+    const profile_store_t *store;   /* what is served; NULL: nothing */
+    const char *error;              /* why this generation's load failed */
+    int stale;                      /* store is an earlier good load */
+    int compress;                   /* its gzip and br forms are rendered */
+    apr_array_header_t *uses;       /* profile_use_t: where it is named */
+} profile_data_t;
+
+/* A ProfileData line. */
+typedef struct {
+    server_rec *s;                  /* its (virtual) server */
+    const char *file;
+    int line;
+    const void *conf;               /* its section's profile_dir_conf */
+} profile_use_t;
+
+typedef struct {
+    profile_data_t *data;           /* ProfileData; NULL: unset */
+    const char *data_base;          /* the <Location> holding ProfileData */
+    const char *base_path;          /* ProfileBasePath; NULL: unset */
+    apr_array_header_t *origins;    /* NULL: "*" */
+    int origins_set;
+    int max_age;                    /* -1: unset */
+    const char *cache_control;      /* Cache-Control for max_age */
+    int compress;                   /* ProfileCompression; -1: unset */
+} profile_dir_conf;
+
+extern module AP_MODULE_DECLARE_DATA profile_module;
+
+/* mod_profile_config.c */
+extern const command_rec profile_cmds[];
+void *profile_create_dir_conf(apr_pool_t *p, char *dir);
+void *profile_merge_dir_conf(apr_pool_t *p, void *basev, void *addv);
+int profile_config_pre_config(apr_pool_t *pconf, apr_pool_t *plog,
+                              apr_pool_t *ptemp);
+/* This generation's data files: path -> profile_data_t (NULL: none). */
+apr_hash_t *profile_data_files(void);
+apr_off_t profile_max_data_size(void);
+/* Non-zero when a file's gzip and br forms are to be rendered. */
+int profile_data_compressed(const profile_data_t *d);
+/* The URL path of the API base of a section, or NULL. */
+const char *profile_api_base(const profile_dir_conf *conf);
+/* The rest of `uri` below `base` ("" or "/..."), or NULL. */
+const char *profile_below(const char *uri, const char *base);
+
+/* mod_profile_reload.c */
+int profile_load_all(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s);
+int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
+                               server_rec *s);
+
+/* mod_profile_check.c */
+/* A copy of URL path `path` without trailing slashes ("/" gives ""). */
+const char *profile_base_of(const char *path, apr_pool_t *p);
+/* The API base where the directive of `cmd` stands: its <Location>'s
+ * path, or NULL outside a plain <Location>. */
+const char *profile_location_base(cmd_parms *cmd);
+/* !OK at start-up when a SetHandler profile has no ProfileData; in a
+ * restarting parent the problem is only logged, by the next call. */
+int profile_check_handlers(apr_pool_t *pconf, apr_pool_t *ptemp,
+                           server_rec *s);
+void profile_check_log_deferred(server_rec *s);
+
+#endif

@@ -1,0 +1,307 @@
+/*
+ * mod_profile_config.c -- the directives and the per-directory
+ * configuration: create, merge, and the data files each configuration
+ * generation names (CONTRACT §1).  ProfileData only records the file
+ * and where it is named; the files are loaded once the whole
+ * configuration is read (mod_profile_reload.c), when every directive
+ * that bears on them is known.
+ */
+#include <string.h>
+
+#include "httpd.h"
+#include "http_config.h"
+
+#include <apr_lib.h>
+#include <apr_strings.h>
+
+#include "mod_profile.h"
+
+#define DEFAULT_MAX_DATA_SIZE (64 * 1024 * 1024)
+/* Far beyond any profile, and within what every length in the core
+ * (and zlib's and APR's SHA-1's) can hold. */
+#define MAX_DATA_SIZE_CAP (APR_INT64_C(1) << 30)
+
+/* Server-wide state of the configuration being read, reset by
+ * profile_config_pre_config() at every read. */
+static apr_off_t max_data_size = DEFAULT_MAX_DATA_SIZE;
+static apr_hash_t *data_files;      /* path -> profile_data_t */
+static int compression_on_seen;     /* a ProfileCompression On was read */
+
+void *profile_create_dir_conf(apr_pool_t *p, char *dir)
+{
+    profile_dir_conf *conf = apr_pcalloc(p, sizeof(*conf));
+
+    (void)dir;
+    conf->max_age = -1;
+    conf->compress = -1;
+    return conf;
+}
+
+void *profile_merge_dir_conf(apr_pool_t *p, void *basev, void *addv)
+{
+    profile_dir_conf *base = basev, *add = addv;
+    profile_dir_conf *conf = apr_pcalloc(p, sizeof(*conf));
+
+    /* The data and its base travel together: a section naming its own
+     * data file is the base of its API, whatever ProfileBasePath a
+     * section above it set. */
+    if (add->data != NULL) {
+        conf->data = add->data;
+        conf->data_base = add->data_base;
+        conf->base_path = add->base_path;
+    }
+    else {
+        conf->data = base->data;
+        conf->data_base = base->data_base;
+        conf->base_path = add->base_path ? add->base_path : base->base_path;
+    }
+    conf->origins_set = add->origins_set || base->origins_set;
+    conf->origins = add->origins_set ? add->origins : base->origins;
+    conf->max_age = add->max_age != -1 ? add->max_age : base->max_age;
+    conf->cache_control = add->max_age != -1 ? add->cache_control
+                                             : base->cache_control;
+    conf->compress = add->compress != -1 ? add->compress : base->compress;
+    return conf;
+}
+
+apr_hash_t *profile_data_files(void)
+{
+    return data_files;
+}
+
+apr_off_t profile_max_data_size(void)
+{
+    return max_data_size;
+}
+
+/* The coded forms are rendered unless ProfileCompression Off applies to
+ * every section naming the file (set there, or for its whole server);
+ * an explicit ProfileCompression On anywhere keeps them, since it may
+ * stand in a section below one of them. */
+int profile_data_compressed(const profile_data_t *d)
+{
+    int i;
+
+    if (compression_on_seen) {
+        return 1;
+    }
+    for (i = 0; i < d->uses->nelts; i++) {
+        const profile_use_t *u = &APR_ARRAY_IDX(d->uses, i, profile_use_t);
+        const profile_dir_conf *conf = u->conf;
+        int on = conf->compress;
+
+        if (on == -1) {
+            const profile_dir_conf *sconf =
+                ap_get_module_config(u->s->lookup_defaults, &profile_module);
+
+            on = sconf != NULL ? sconf->compress : -1;
+        }
+        if (on != 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+const char *profile_api_base(const profile_dir_conf *conf)
+{
+    return conf->base_path ? conf->base_path : conf->data_base;
+}
+
+/* Below the base means the base itself or base + "/..." (§2). */
+const char *profile_below(const char *uri, const char *base)
+{
+    apr_size_t n = strlen(base);
+
+    return strncmp(uri, base, n) == 0 && (uri[n] == '/' || uri[n] == '\0')
+           ? uri + n : NULL;
+}
+
+static const char *set_data(cmd_parms *cmd, void *dconf, const char *arg)
+{
+    profile_dir_conf *conf = dconf;
+    const char *path = ap_server_root_relative(cmd->pool, arg);
+    profile_data_t *d;
+    profile_use_t *use;
+
+    if (path == NULL) {
+        return apr_psprintf(cmd->pool, "ProfileData: invalid path '%s'", arg);
+    }
+    if (data_files == NULL) {
+        data_files = apr_hash_make(cmd->pool);
+    }
+    d = apr_hash_get(data_files, path, APR_HASH_KEY_STRING);
+    if (d == NULL) {
+        d = apr_pcalloc(cmd->pool, sizeof(*d));
+        d->path = path;
+        d->uses = apr_array_make(cmd->pool, 2, sizeof(profile_use_t));
+        apr_hash_set(data_files, path, APR_HASH_KEY_STRING, d);
+    }
+    use = apr_array_push(d->uses);
+    use->s = cmd->server;
+    use->file = cmd->directive->filename;
+    use->line = cmd->directive->line_num;
+    use->conf = conf;
+    conf->data = d;
+    conf->data_base = profile_location_base(cmd);
+    return NULL;
+}
+
+static const char *set_base_path(cmd_parms *cmd, void *dconf,
+                                 const char *arg)
+{
+    profile_dir_conf *conf = dconf;
+
+    if (arg[0] != '/') {
+        return "ProfileBasePath: the base path must start with '/'";
+    }
+    conf->base_path = profile_base_of(arg, cmd->pool);
+    return NULL;
+}
+
+/* An origin is scheme "://" host [":" port], nothing more. */
+static int origin_valid(const char *s)
+{
+    const char *p = s;
+
+    if (!apr_isalpha(*p)) {
+        return 0;
+    }
+    while (apr_isalnum(*p) || *p == '+' || *p == '-' || *p == '.') {
+        p++;
+    }
+    if (strncmp(p, "://", 3) != 0 || p[3] == '\0') {
+        return 0;
+    }
+    for (p += 3; *p; p++) {
+        if (*p == '/' || *p == '?' || *p == '#' || *p == '*'
+            || apr_isspace(*p) || apr_iscntrl(*p)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* One origin of ProfileCORSOrigins (called for each argument, so any
+ * number of origins, on one line or several, add up in a section). */
+static const char *set_origin(cmd_parms *cmd, void *dconf, const char *arg)
+{
+    profile_dir_conf *conf = dconf;
+    int star = strcmp(arg, "*") == 0;
+
+    if (conf->origins_set && (star || conf->origins == NULL)) {
+        return "ProfileCORSOrigins: '*' stands alone (give either '*' or "
+               "a list of origins)";
+    }
+    conf->origins_set = 1;
+    if (star) {
+        conf->origins = NULL;
+        return NULL;
+    }
+    if (!origin_valid(arg)) {
+        return apr_psprintf(cmd->pool, "ProfileCORSOrigins: '%s' is not "
+                            "an origin (scheme://host[:port], no path; "
+                            "'*' stands alone)", arg);
+    }
+    if (conf->origins == NULL) {
+        conf->origins = apr_array_make(cmd->pool, 4, sizeof(const char *));
+    }
+    APR_ARRAY_PUSH(conf->origins, const char *) = apr_pstrdup(cmd->pool, arg);
+    return NULL;
+}
+
+static const char *set_max_age(cmd_parms *cmd, void *dconf, const char *arg)
+{
+    profile_dir_conf *conf = dconf;
+    char *end;
+    apr_int64_t v;
+
+    (void)cmd;
+    if (!apr_isdigit(arg[0])) {
+        return "ProfileMaxAge: expected a number of seconds (0 or more)";
+    }
+    v = apr_strtoi64(arg, &end, 10);
+    if (*end != '\0' || v < 0 || v > 2147483647) {
+        return "ProfileMaxAge: expected a number of seconds (0 to "
+               "2147483647)";
+    }
+    conf->max_age = (int)v;
+    conf->cache_control = apr_psprintf(cmd->pool, "public, max-age=%d",
+                                       conf->max_age);
+    return NULL;
+}
+
+static const char *set_compression(cmd_parms *cmd, void *dconf, int on)
+{
+    profile_dir_conf *conf = dconf;
+
+    (void)cmd;
+    conf->compress = on;
+    compression_on_seen |= on;
+    return NULL;
+}
+
+/* A size in bytes, with an optional K, M or G (binary multiples). */
+static const char *set_max_data_size(cmd_parms *cmd, void *dconf,
+                                     const char *arg)
+{
+    const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
+    apr_int64_t v, unit = 1;
+    char *end;
+
+    (void)dconf;
+    if (err != NULL) {
+        return err;
+    }
+    v = apr_isdigit(arg[0]) ? apr_strtoi64(arg, &end, 10) : -1;
+    if (v > 0 && *end != '\0' && end[1] == '\0') {
+        switch (apr_toupper(*end)) {
+        case 'K': unit = 1024; end++; break;
+        case 'M': unit = 1024 * 1024; end++; break;
+        case 'G': unit = 1024 * 1024 * 1024; end++; break;
+        }
+    }
+    if (v <= 0 || *end != '\0' || v > MAX_DATA_SIZE_CAP / unit) {
+        return "ProfileMaxDataSize: expected a size in bytes greater than "
+               "0 and at most 1G, optionally followed by K, M or G "
+               "(e.g. 64M)";
+    }
+    max_data_size = (apr_off_t)(v * unit);
+    return NULL;
+}
+
+/* Every configuration read starts from the defaults. */
+int profile_config_pre_config(apr_pool_t *pconf, apr_pool_t *plog,
+                              apr_pool_t *ptemp)
+{
+    (void)pconf;
+    (void)plog;
+    (void)ptemp;
+    max_data_size = DEFAULT_MAX_DATA_SIZE;
+    data_files = NULL;
+    compression_on_seen = 0;
+    return OK;
+}
+
+const command_rec profile_cmds[] = {
+    AP_INIT_TAKE1("ProfileData", set_data, NULL, RSRC_CONF | ACCESS_CONF,
+                  "the profile data file (JSON) this location serves"),
+    AP_INIT_ITERATE("ProfileCORSOrigins", set_origin, NULL,
+                    RSRC_CONF | ACCESS_CONF,
+                    "'*' or the origins allowed by CORS (any number, on "
+                    "one line or several)"),
+    AP_INIT_TAKE1("ProfileMaxAge", set_max_age, NULL, RSRC_CONF | ACCESS_CONF,
+                  "seconds for Cache-Control max-age (default 300)"),
+    AP_INIT_FLAG("ProfileCompression", set_compression, NULL,
+                 RSRC_CONF | ACCESS_CONF,
+                 "On (default): serve the gzip and br forms rendered at "
+                 "load time to clients that accept them"),
+    AP_INIT_TAKE1("ProfileMaxDataSize", set_max_data_size, NULL, RSRC_CONF,
+                  "largest data file accepted, in bytes (K, M, G allowed; "
+                  "default 64M, at most 1G)"),
+    AP_INIT_TAKE1("ProfileBasePath", set_base_path, NULL,
+                  RSRC_CONF | ACCESS_CONF,
+                  "URL path of the API base, where it is not the "
+                  "<Location> holding ProfileData"),
+    {NULL, {NULL}, NULL, 0, RAW_ARGS, NULL}
+};

@@ -1,0 +1,311 @@
+/*
+ * mod_profile_reload.c -- loading the data files once the configuration
+ * is read, and keeping the last good data of each across restarts
+ * (CONTRACT §9).
+ *
+ * Every reading of the configuration that does not become the running
+ * one (the first reading at start-up, configtest, the `httpd -k ...`
+ * that signals a running server) validates each file; a bad one makes
+ * that reading fail before the running server is touched.  The reading
+ * the server runs with loads each file into a pool of its own under the
+ * process pool, which outlives the configuration pool, and keeps the
+ * last good load per file in a registry there.  When a restart reaches
+ * the parent with a bad file (a raw signal, or a file changed in
+ * between), the last good data is served and the error is logged, once
+ * the error logs are open, to the error log of the main server and of
+ * every virtual host naming the file, at every restart for as long as
+ * the file stays bad.
+ *
+ * Nothing kept in the process pool points into this module's .so, which
+ * httpd unloads at every restart.
+ */
+#include <string.h>
+#if defined(__GLIBC__)
+#include <malloc.h>             /* malloc_trim */
+#endif
+
+#include "httpd.h"
+#include "http_config.h"
+#include "http_log.h"
+#include "http_main.h"
+#include "http_core.h"
+
+#include <apr_strings.h>
+
+#include "mod_profile.h"
+
+APLOG_USE_MODULE(profile);
+
+/* The last good load of one data file, across restarts. */
+typedef struct {
+    apr_pool_t *pool;               /* NULL: none; else a subpool of the
+                                     * process pool, own allocator */
+    profile_store_t *store;
+    int generation;                 /* configuration generation last used */
+    apr_time_t loaded_at;           /* when the store was loaded */
+    apr_time_t stale_since;         /* first failed load since; 0: fresh */
+    apr_interval_time_t validated_in; /* the first reading's check */
+    apr_interval_time_t loaded_in;  /* the last load, to be logged */
+} holder_t;
+
+#define REGISTRY_KEY "mod_profile:last-good"
+
+static apr_hash_t *registry(apr_pool_t *ppool)
+{
+    void *reg = NULL;
+
+    apr_pool_userdata_get(&reg, REGISTRY_KEY, ppool);
+    if (reg == NULL) {
+        reg = apr_hash_make(ppool);
+        apr_pool_userdata_set(reg, REGISTRY_KEY, NULL, ppool);
+    }
+    return reg;
+}
+
+/* The registry's holder for the data file `path` (made if new). */
+static holder_t *holder_for(apr_pool_t *ppool, const char *path)
+{
+    apr_hash_t *reg = registry(ppool);
+    holder_t *h = apr_hash_get(reg, path, APR_HASH_KEY_STRING);
+
+    if (h == NULL) {
+        h = apr_pcalloc(ppool, sizeof(*h));
+        apr_hash_set(reg, apr_pstrdup(ppool, path), APR_HASH_KEY_STRING, h);
+    }
+    return h;
+}
+
+/* A pool with an allocator of its own, destroyed with it: httpd's global
+ * allocator would keep what a destroyed store freed on its free list for
+ * good (the parent would hold two stores after a reload).  Only the
+ * calling thread allocates from it (the loader's threads use malloc), so
+ * the allocator needs no mutex. */
+static apr_pool_t *own_pool(apr_pool_t *parent)
+{
+    apr_allocator_t *alloc;
+    apr_pool_t *p = NULL;
+
+    if (apr_allocator_create(&alloc) != APR_SUCCESS) {
+        return NULL;
+    }
+    if (apr_pool_create_ex(&p, parent, NULL, alloc) != APR_SUCCESS) {
+        apr_allocator_destroy(alloc);
+        return NULL;
+    }
+    apr_allocator_owner_set(alloc, p);
+    return p;
+}
+
+/* Hands the memory the JSON parser freed back to the system, so that the
+ * children forked after a load do not start with it. */
+static void trim_heap(void)
+{
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
+static const profile_use_t *first_use(const profile_data_t *d)
+{
+    return &APR_ARRAY_IDX(d->uses, 0, profile_use_t);
+}
+
+/* A reading that will not run: validates, and on error says so on
+ * stderr (no error log is open yet). */
+static int validate(profile_data_t *d, holder_t *h, apr_pool_t *ptemp)
+{
+    profile_load_opts_t opts = {.render = 0, .compress = 0};
+    profile_store_t *unused = NULL;
+    const char *err = NULL;
+    apr_pool_t *p = own_pool(ptemp);
+    apr_time_t t0 = apr_time_now();
+    int rv = OK;
+
+    opts.max_size = profile_max_data_size();
+    if (p == NULL) {
+        err = "out of memory";
+    }
+    else if (profile_store_load(&unused, &err, d->path, &opts, p)
+             == APR_SUCCESS) {
+        h->validated_in = apr_time_now() - t0;
+    }
+    if (err != NULL) {
+        const profile_use_t *u = first_use(d);
+
+        ap_log_error(APLOG_MARK, APLOG_STARTUP | APLOG_ERR, 0, NULL,
+                     PROFILE_LOGNO(0007) "ProfileData: %s (ProfileData on "
+                     "line %d of %s)", err, u->line, u->file);
+        rv = !OK;
+    }
+    if (p != NULL) {
+        apr_pool_destroy(p);
+    }
+    return rv;
+}
+
+/* The reading the server runs with: loads, or keeps the last good
+ * data.  d->error says what went wrong, for profile_reload_post_config
+ * to log. */
+static void load(profile_data_t *d, holder_t *h, apr_pool_t *pconf,
+                 apr_pool_t *ppool)
+{
+    profile_load_opts_t opts = {.render = 1};
+    profile_store_t *store = NULL;
+    const char *err = NULL;
+    apr_pool_t *np = own_pool(ppool);
+    apr_time_t t0 = apr_time_now();
+
+    opts.compress = d->compress;
+    opts.max_size = profile_max_data_size();
+    h->generation = ap_state_query(AP_SQ_CONFIG_GEN);
+    if (np == NULL) {
+        err = "out of memory";
+    }
+    else if (profile_store_load(&store, &err, d->path, &opts, np)
+             == APR_SUCCESS) {
+        if (h->pool != NULL) {
+            apr_pool_destroy(h->pool);
+        }
+        trim_heap();
+        h->pool = np;
+        h->store = store;
+        h->loaded_at = apr_time_now();
+        h->loaded_in = h->loaded_at - t0;
+        h->stale_since = 0;
+        d->store = store;
+        return;
+    }
+    d->error = apr_pstrdup(pconf, err);
+    if (np != NULL) {
+        apr_pool_destroy(np);
+    }
+    if (h->store != NULL) {
+        d->store = h->store;
+        d->stale = 1;
+        if (h->stale_since == 0) {
+            h->stale_since = apr_time_now();
+        }
+    }
+}
+
+int profile_load_all(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s)
+{
+    apr_hash_t *files = profile_data_files();
+    apr_pool_t *ppool = s->process->pool;
+    int running = ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_CONFIG;
+    apr_hash_index_t *hi;
+    int rv = OK;
+
+    for (hi = files ? apr_hash_first(ptemp, files) : NULL; hi;
+         hi = apr_hash_next(hi)) {
+        profile_data_t *d = apr_hash_this_val(hi);
+        holder_t *h = holder_for(ppool, d->path);
+
+        d->compress = profile_data_compressed(d);
+        if (!running) {
+            if (validate(d, h, ptemp) != OK) {
+                rv = !OK;
+            }
+        }
+        else {
+            load(d, h, pconf, ppool);
+        }
+    }
+    return rv;
+}
+
+/* Logs `msg` to the error log of the main server and of every virtual
+ * server naming the file, each log once. */
+static void log_everywhere(const profile_data_t *d, server_rec *main_s,
+                           const char *msg, apr_pool_t *ptemp)
+{
+    apr_hash_t *seen = apr_hash_make(ptemp);
+    int i;
+
+    for (i = -1; i < d->uses->nelts; i++) {
+        server_rec *s = i < 0 ? main_s
+                        : APR_ARRAY_IDX(d->uses, i, profile_use_t).s;
+        /* A virtual host without an ErrorLog of its own shares the
+         * main server's file (or syslog facility). */
+        const char *key = s->error_log
+                          ? apr_psprintf(ptemp, "%pp", (void *)s->error_log)
+                          : s->error_fname ? s->error_fname : "";
+
+        if (apr_hash_get(seen, key, APR_HASH_KEY_STRING) != NULL) {
+            continue;
+        }
+        apr_hash_set(seen, key, APR_HASH_KEY_STRING, s);
+        ap_log_error(APLOG_MARK, APLOG_ERR, 0, s, "%s", msg);
+    }
+}
+
+int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
+                               server_rec *s)
+{
+    apr_hash_t *files = profile_data_files();
+    apr_hash_t *reg = registry(s->process->pool);
+    int gen = ap_state_query(AP_SQ_CONFIG_GEN);
+    apr_hash_index_t *hi;
+    int rv = OK;
+
+    (void)pconf;
+    if (ap_state_query(AP_SQ_MAIN_STATE) != AP_SQ_MS_CREATE_CONFIG) {
+        return OK;
+    }
+    profile_check_log_deferred(s);
+    for (hi = files ? apr_hash_first(ptemp, files) : NULL; hi;
+         hi = apr_hash_next(hi)) {
+        const profile_data_t *d = apr_hash_this_val(hi);
+        holder_t *h = holder_for(s->process->pool, d->path);
+        char since[APR_CTIME_LEN], at[APR_CTIME_LEN];
+
+        if (d->error == NULL) {
+            continue;
+        }
+        if (d->stale) {
+            apr_ctime(since, h->stale_since);
+            apr_ctime(at, h->loaded_at);
+            log_everywhere(d, s, apr_psprintf(ptemp, PROFILE_LOGNO(0003)
+                           "ProfileData: %s; still serving the last good "
+                           "data, loaded %s (stale since %s)", d->error, at,
+                           since), ptemp);
+        }
+        else {
+            log_everywhere(d, s, apr_psprintf(ptemp, PROFILE_LOGNO(0005)
+                           "ProfileData: %s; no good data of this file was "
+                           "loaded before, so its locations answer 500 "
+                           "until a reload with a good file", d->error),
+                           ptemp);
+        }
+        if (gen <= 1) {
+            rv = !OK;               /* start-up with a bad file fails */
+        }
+    }
+    for (hi = apr_hash_first(ptemp, reg); hi; hi = apr_hash_next(hi)) {
+        holder_t *h = apr_hash_this_val(hi);
+
+        if (h->loaded_in > 0) {
+            /* (LogLevel profile:info shows it.) */
+            ap_log_error(APLOG_MARK, APLOG_INFO, 0, s, PROFILE_LOGNO(0006)
+                         "ProfileData %s: loaded in %.3f s, %s%s",
+                         (const char *)apr_hash_this_key(hi),
+                         h->loaded_in / 1e6, h->store->compressed
+                         ? "with gzip and br forms"
+                         : "no compressed forms (ProfileCompression Off)",
+                         h->validated_in > 0
+                         ? apr_psprintf(ptemp, " (and validated in %.3f s "
+                                        "at the first reading)",
+                                        h->validated_in / 1e6) : "");
+            h->loaded_in = 0;
+            h->validated_in = 0;
+        }
+        /* The data of files no section uses any more. */
+        if (h->pool != NULL && h->generation != gen) {
+            apr_pool_destroy(h->pool);
+            h->pool = NULL;
+            h->store = NULL;
+            h->stale_since = 0;
+        }
+    }
+    return rv;
+}
