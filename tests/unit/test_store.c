@@ -11,6 +11,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+
 #include <apr_file_info.h>
 #include <apr_file_io.h>
 #include <jansson.h>
@@ -672,6 +674,82 @@ static void etag_is_quoted_and_depends_only_on_bytes(void **state)
     assert_string_not_equal(a, profile_etag("[ ]", 3, p));
     assert_string_not_equal(profile_etag("{\"a\":1}", 7, p),
                             profile_etag("{\"a\":2}", 7, p));
+}
+
+/* ------------------------------------------------- golden ETags
+ *
+ * ETags pinned to values computed outside this code, with Python's
+ * hashlib, from the algorithm of profile_store.c:
+ *
+ *   body:        "\"p1-" + sha1(body).hexdigest()[:16] + "\""
+ *   collection:  the same over sha1(b"[" + sha1(e1).digest() + ...)
+ *
+ * Clients and caches keep these validators across upgrades.  Changing
+ * any value below (the hash, the truncation, the "p1-" prefix, the
+ * quoting, or the joining of a collection) is a BREAKING CHANGE: after
+ * the upgrade every cached copy and every If-None-Match misses, and
+ * every cache refetches everything.  Do it only on purpose, with a new
+ * prefix, and say so in the release notes. */
+
+static void etag_of_a_fixed_body_is_pinned(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    /* b'{"name":"Ana","note":"a\xc3\xb1o \\u0001"}' */
+    static const char body[] = "{\"name\":\"Ana\",\"note\":\"a\xC3\xB1o "
+                               "\\u0001\"}";
+
+    assert_string_equal(profile_etag(body, sizeof(body) - 1, p),
+                        "\"p1-5084deae566249d7\"");
+    assert_string_equal(profile_etag("", 0, p), "\"p1-da39a3ee5e6b4b0d\"");
+}
+
+/* The 20 bytes of a SHA-1 written in hex. */
+static void sha1_from_hex(unsigned char *out, const char *hex)
+{
+    int i;
+
+    assert_int_equal(strlen(hex), 40);
+    for (i = 0; i < 20; i++) {
+        unsigned v;
+
+        assert_int_equal(sscanf(hex + 2 * i, "%2x", &v), 1);
+        out[i] = (unsigned char)v;
+    }
+}
+
+static void joined_etag_of_fixed_elements_is_pinned(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_body_t a, b;
+    const profile_body_t *both[2] = {&a, &b};
+
+    memset(&a, 0, sizeof(a));
+    memset(&b, 0, sizeof(b));
+    /* sha1(b'{"id":"a"}'), sha1(b'{"id":"b"}') */
+    sha1_from_hex(a.sha1, "1f047b361679bd21a658eb1e90223150cbb425e6");
+    sha1_from_hex(b.sha1, "c5e8ed992b50260a019eee8fd57e6cf0eec68322");
+    assert_string_equal(profile_etag_joined(both, 2, p),
+                        "\"p1-8bbc70b896d0f66e\"");
+    /* An empty collection: the SHA-1 of "[" alone. */
+    assert_string_equal(profile_etag_joined(both, 0, p),
+                        "\"p1-1e5c2f367f02e47a\"");
+}
+
+/* /profile in English (the default language) from the shipped sample.
+ * Its expected bytes are the profile object of data/profile.json with
+ * the "en" texts, in the order name, headline, summary, dumped by
+ *   json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+ * (466 bytes).  If that part of the sample is edited, recompute both
+ * values that way; if it is not and this fails, the rendering or the
+ * ETag changed: see above. */
+static void sample_profile_en_etag_is_pinned(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_store_t *st = load_ok(p, SAMPLE_PATH);
+
+    assert_string_equal(st->langs[0], "en");
+    assert_int_equal(st->profile[0].len, 466);
+    assert_string_equal(st->profile[0].etag, "\"p1-e757b383d38ea19d\"");
 }
 
 static void sample_etags_are_stable_across_loads(void **state)
@@ -1512,6 +1590,9 @@ int main(void)
         UNIT_TEST(sample_collection_body_joins_its_items),
         UNIT_TEST(sample_etags_are_quoted_hashes_of_the_bytes),
         UNIT_TEST(etag_is_quoted_and_depends_only_on_bytes),
+        UNIT_TEST(etag_of_a_fixed_body_is_pinned),
+        UNIT_TEST(joined_etag_of_fixed_elements_is_pinned),
+        UNIT_TEST(sample_profile_en_etag_is_pinned),
         UNIT_TEST(sample_etags_are_stable_across_loads),
         UNIT_TEST(sample_etags_differ_between_en_and_es),
         UNIT_TEST(same_bytes_in_both_languages_give_same_etag),
