@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """mod_profile benchmark: the module against the same bytes served as
 static files and against a constant-string handler (the ceiling), side by
 side in one run.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes a large, valid mod_profile data file derived from the sample.
 
     bench/gen-bigdata.py [--experience N] [--case-studies M] OUT

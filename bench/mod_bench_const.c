@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * mod_bench_const.c -- the benchmark's ceiling: a handler that answers
  * every request with one fixed status, fixed header fields and fixed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * mod_profile.c -- httpd glue: the module record, its hooks and the
  * `profile` handler.  It translates a request_rec into a core request,

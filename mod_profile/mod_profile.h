@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * mod_profile.h -- what the httpd glue files share: the per-directory
  * configuration, the data files a configuration generation names, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * mod_profile_check.c -- what the configuration tree says about this
  * module's sections: the API base of the <Location> holding ProfileData,

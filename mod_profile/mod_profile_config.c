@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * mod_profile_config.c -- the directives and the per-directory
  * configuration: create, merge, and the data files each configuration

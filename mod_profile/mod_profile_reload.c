@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * mod_profile_reload.c -- loading the data files once the configuration
  * is read, and keeping the last good data of each across restarts

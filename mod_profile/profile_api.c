@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_api.c -- one request's answer (CONTRACT §2-§8).  Checks run in
  * the contract's order: path (404), method (405), query (400), record id

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_api.h -- the whole answer to one request, decided without
  * httpd: route, method, query, record, language, CORS and the header

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_cors.c -- CORS response fields (CONTRACT §6).  The API takes no
  * credentials, so Access-Control-Allow-Credentials is never sent.

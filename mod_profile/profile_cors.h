@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_cors.h -- the CORS decision of CONTRACT §6.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_enc.c -- Accept-Encoding negotiation and the compressed forms
  * of representations (rendered once, at load time).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_enc.h -- content codings: choosing one from Accept-Encoding
  * (RFC 9110 §12.5.3) and producing gzip (zlib) and br (libbrotli) forms

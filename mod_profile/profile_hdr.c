@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_hdr.c -- tokenizer for comma-separated header lists with
  * weights (RFC 9110 §5.6.1, §12.4.2).  Tolerant by design: a malformed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_hdr.h -- the RFC 9110 list syntax shared by Accept and
  * Accept-Language: comma-separated elements, each a token with optional

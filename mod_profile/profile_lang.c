@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_lang.c -- Accept-Language negotiation (RFC 9110 §12.5.4 with
  * RFC 4647 basic-filtering prefix matching), as CONTRACT §4 decides:

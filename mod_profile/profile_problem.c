@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_problem.c -- localized RFC 9457 problem bodies (CONTRACT §7):
  * {"type":"about:blank","title":...,"status":...,"detail":...,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_problem.h -- RFC 9457 problem details in the response language
  * (CONTRACT §7).  English and Spanish texts are built in; any other

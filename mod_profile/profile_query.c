@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_query.c -- the strict query rules of CONTRACT §8:
  * split on "&" (empty pieces ignored), percent-decode names and values

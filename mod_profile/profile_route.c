@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_route.c -- exact, case-sensitive routing (CONTRACT §2):
  * "/skills/", "/Skills", "/skills/x" and "" are not routes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_route.h -- the routes of CONTRACT §2, relative to the base
  * path of the <Location>.

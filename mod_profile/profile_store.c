@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_store.c -- loading the data file (CONTRACT §9): parse with
  * jansson (duplicate keys rejected), validate every rule against one

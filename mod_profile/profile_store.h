@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_store.h -- the loaded profile: the data file (CONTRACT §9)
  * parsed, validated completely, and every unfiltered representation

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_text.c -- UTF-8 validation, trimming and caseless matching.
  *

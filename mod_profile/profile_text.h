@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_text.h -- UTF-8 text helpers of the pure core: validation,
  * code point counting, trimming and caseless matching (NFC + full case

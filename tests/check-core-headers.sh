@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The pure core (mod_profile/profile_*) must not depend on httpd: no
 # httpd header, no ap_ call.  Unit tests link it without httpd.
 dir="${SRCDIR:-$(dirname "$0")/..}/mod_profile"

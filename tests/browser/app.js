@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Calls the API of another origin with fetch() the way a web page would, and
 // writes what it could read into the page: as JSON in #results for
 // tests/integration/test_browser.py, and as a table for people.

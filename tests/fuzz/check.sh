@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `make check`: fuzzes each libFuzzer target for FUZZ_CHECK_SECONDS
 # (default 15), starting from its seed corpus, into a scratch directory.
 # Exit 77 (SKIP) when configure found no clang with libFuzzer, so the

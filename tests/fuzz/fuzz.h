@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz.h -- shared scaffolding of the libFuzzer targets of the pure core.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_api.c -- a whole request: profile_api_answer() on the sample data,
  * followed by what the glue does with the validators, as mod_profile.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_lang.c -- Accept-Language: the list tokenizer (profile_hdr) and the
  * choice of language (profile_lang), CONTRACT §4.

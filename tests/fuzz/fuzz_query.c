@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_query.c -- the query string (CONTRACT §8): strict decoding and
  * validation (profile_query), the UTF-8 and matching helpers

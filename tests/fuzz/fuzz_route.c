@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_route.c -- profile_route_match() on any path below the base.
  *

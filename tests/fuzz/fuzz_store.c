@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_store.c -- the data-file loader and validator (CONTRACT §9):
  * profile_store_parse() on any bytes, then profile_api_answer() on what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * pool_malloc.c -- makes APR pool allocations visible to AddressSanitizer
  * in the fuzz and replay programs.

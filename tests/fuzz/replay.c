@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * replay.c -- a plain main() for the fuzz targets: runs the target once
  * over every file of its corpus, so the seeds (and every crash found and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Fuzzes one libFuzzer target of the pure core for a while.
 #
 #     tests/fuzz/run.sh TARGET SECONDS [libFuzzer options...]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Fixtures of the mod_profile integration suite.
 
 * `workdir`: one world-readable scratch directory for the whole session

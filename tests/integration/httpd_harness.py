@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Harness for the mod_profile integration tests: a private Apache httpd
 instance per configuration, a raw-socket HTTP/1.1 client, and an oracle
 that renders the bodies CONTRACT §2 expects from a data file.

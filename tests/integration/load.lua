@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: Apache-2.0
 -- wrk script of the load and reload tests (test_load.py writes the cases
 -- file and reads the RESULT line).
 --

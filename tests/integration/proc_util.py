@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Process helpers for the reliability tests: an httpd parent's children,
 their memory, waiting for a restart to finish, and the error-log lines that
 mean a child crashed.  Linux /proc only; Python standard library only."""

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Integration tests of mod_profile against a real Apache httpd 2.4.
 #
 # `make check` runs this with HTTPD, PYTHON3, MODULE, SRCDIR and BUILDDIR in

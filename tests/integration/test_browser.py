@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A real browser (headless Chromium) calls the API from a page of another
 origin with fetch() (docs/ecosystem.md).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Shared caches and replicas in front of the API (docs/ecosystem.md).
 
 * mod_cache with mod_cache_disk on the API's own server: a cached answer

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """mod_deflate and mod_brotli in front of the API (docs/ecosystem.md).
 
 * The shipped httpd-conf/profile-compression.conf (module compression off,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """CONTRACT §6: CORS."""
 import pytest
 

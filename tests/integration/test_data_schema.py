@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """data/profile.schema.json against the module's loader.
 
 Every data file below, the repository's own test files and mutations of

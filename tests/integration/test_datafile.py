@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """CONTRACT §9 and §1 configuration: validation of the data file by
 `apache2 -t`, start-up and graceful reload; several <Location>s."""
 import copy

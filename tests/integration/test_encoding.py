@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Precompressed representations (issue 3): gzip and br rendered at load
 time, chosen by Accept-Encoding, each with its own strong ETag; Vary:
 Accept-Encoding on every response; ProfileCompression Off; the data-file

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """CONTRACT §7: problem details, media types, order of checks."""
 import pytest
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """CONTRACT §7 ("no request can produce a 5xx or crash a process") under
 at least 10,000 malformed and hostile requests, generated from a fixed seed
 (HOSTILE_SEED, HOSTILE_REQUESTS override) so that a failure reproduces.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """HTTP/2 (mod_http2): h2c with prior knowledge, h2c by Upgrade from
 HTTP/1.1, and h2 over TLS (ALPN, a self-signed certificate made here) give
 every request the same status, header fields and body as HTTP/1.1

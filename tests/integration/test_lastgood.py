@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """CONTRACT §9, last good data: every kind of bad data file
 
 * makes start-up fail with one message naming the file and the problem;

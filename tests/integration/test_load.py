@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Load and reloads under load, with wrk (tests/integration/load.lua).
 
 * test_load_at_full_rate: 64 connections for PROFILE_LOAD_SECONDS (10 by

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """docs/openapi.yaml against the module's real answers.
 
 Every answer below is matched to the document: its path to a path item

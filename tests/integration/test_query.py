@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """CONTRACT §8: query parameters — parsing, validation, matching."""
 import urllib.parse
 

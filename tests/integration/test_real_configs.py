@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Configurations real servers run (issue "Right in every Apache
 configuration that real servers run", section 1): each test here failed
 on the module before that work.

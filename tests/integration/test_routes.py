@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """CONTRACT §2: routes, bodies, field names and order, ids."""
 import pytest
 

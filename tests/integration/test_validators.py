@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """CONTRACT §5: validators, conditional requests and caching headers."""
 import os
 import re

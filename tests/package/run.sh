@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The Debian package, end to end, on this machine's apache2:
 #
 #   1. copies the distributed tree (`make distdir`) to a temporary directory

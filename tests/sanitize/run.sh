@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `make check`: the same source built with --enable-sanitizers (ASan and
 # UBSan) in BUILDDIR/tests/sanitize/build, and that build's `make check`:
 # unit tests and corpus replays under the sanitizers, and the integration

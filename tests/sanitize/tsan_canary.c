@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * tsan_canary.c -- a deliberate data race: two threads increment one int
  * with nothing between them.  tests/sanitize/tsan.sh requires that

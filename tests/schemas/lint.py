@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Lints the two description documents (run by `make check`):
 
 docs/openapi.yaml

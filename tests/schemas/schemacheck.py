@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Shared helpers for checking the two description documents:
 docs/openapi.yaml (OpenAPI 3.1) and data/profile.schema.json (JSON Schema
 Draft 2020-12).  Used by tests/schemas/lint.py (`make check`) and by the

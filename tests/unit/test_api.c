@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_api.c -- profile_api_answer end to end on the sample data
  * (CONTRACT §2-§8): status, body, ETag, media type and header fields.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_enc.c -- Accept-Encoding negotiation (RFC 9110 §12.5.3) and the
  * compressed forms: each decompresses to the input, is deterministic,

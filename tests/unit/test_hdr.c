@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_hdr.c -- the RFC 9110 list tokenizer and qvalue parser shared by
  * Accept and Accept-Language (CONTRACT §4, §7).

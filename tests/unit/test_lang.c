@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_lang.c -- choosing the response language from Accept-Language
  * (CONTRACT §4).

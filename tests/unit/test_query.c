@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_query.c -- strict query-string decoding and validation
  * (CONTRACT §8 rules 1-4).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_route.c -- the routes of CONTRACT §2, relative to the base path.
  */

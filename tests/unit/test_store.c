@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_store.c -- loading the data file (CONTRACT §9), rendering
  * (CONTRACT §2) and ETags (CONTRACT §5).

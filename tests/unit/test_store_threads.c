@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_store_threads.c -- the threaded loader of profile_store.c: data
  * larger than 256 KiB, with two or more usable CPUs, is finished (SHA-1,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_text.c -- UTF-8 helpers and caseless matching (CONTRACT §8 rules
  * 4 and 5).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * unit.h -- shared scaffolding of the cmocka unit tests of the pure core:
  * one root APR pool per program, one subpool per test.
