@@ -189,6 +189,47 @@ static void load(profile_data_t *d, holder_t *h, apr_pool_t *pconf,
     }
 }
 
+/* Non-zero in an `httpd -k stop` or `-k graceful-stop`: such a process
+ * reads the configuration only to find the pid file, so it must work
+ * whatever the data files hold (CONTRACT §9: stop always works).  httpd
+ * tells no module what it was asked to do, and its MPM takes "-k ..." out
+ * of process->argv; the command line as the kernel keeps it still has it
+ * (Linux; elsewhere a stop reads the data files like any other reading). */
+static int stopping(apr_pool_t *ptemp)
+{
+    apr_file_t *f;
+    char buf[4096];
+    apr_size_t n = sizeof(buf) - 1, i;
+    const char *prev = "";
+
+    if (apr_file_open(&f, "/proc/self/cmdline", APR_FOPEN_READ,
+                      APR_OS_DEFAULT, ptemp) != APR_SUCCESS) {
+        return 0;
+    }
+    if (apr_file_read_full(f, buf, n, &n) != APR_SUCCESS && n == 0) {
+        apr_file_close(f);
+        return 0;
+    }
+    apr_file_close(f);
+    buf[n] = '\0';
+    for (i = 0; i < n; i += strlen(buf + i) + 1) {
+        const char *a = buf + i, *k = NULL;
+
+        if (strcmp(prev, "-k") == 0) {
+            k = a;
+        }
+        else if (strncmp(a, "-k", 2) == 0 && a[2] != '\0') {
+            k = a + 2;
+        }
+        if (k != NULL && (strcmp(k, "stop") == 0
+                          || strcmp(k, "graceful-stop") == 0)) {
+            return 1;
+        }
+        prev = a;
+    }
+    return 0;
+}
+
 int profile_load_all(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s)
 {
     apr_hash_t *files = profile_data_files();
@@ -197,6 +238,9 @@ int profile_load_all(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s)
     apr_hash_index_t *hi;
     int rv = OK;
 
+    if (!running && stopping(ptemp)) {
+        return OK;
+    }
     for (hi = files ? apr_hash_first(ptemp, files) : NULL; hi;
          hi = apr_hash_next(hi)) {
         profile_data_t *d = apr_hash_this_val(hi);
