@@ -508,8 +508,9 @@ DocumentRoot "{root}/htdocs"
         pid = self.pid
         if _alive(pid):
             if self.ctl("-k", "stop").returncode != 0:
-                # `-k stop` reads the configuration first: with a data file
-                # a test left bad it refuses.  Send what it would send.
+                # `-k stop` reads the configuration first: with a
+                # configuration a test left broken it refuses.  Send what it
+                # would send.
                 try:
                     os.kill(pid, signal.SIGTERM)
                 except OSError:
