@@ -556,6 +556,17 @@ DocumentRoot "{root}/htdocs"
                 if LOG_PROBLEM.search(ln)]
 
 
+def wait_for(predicate, timeout=15):
+    """Polls `predicate` until it holds or `timeout` seconds pass; returns
+    its last value."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return predicate()
+
+
 def write_json(path, data, mtime=DATA_MTIME):
     with open(path, "w", encoding="utf-8") as f:
         json.dump(data, f, ensure_ascii=False, indent=2)

@@ -206,14 +206,6 @@ def _write(path, text_or_data, mtime):
         h.write_json(path, text_or_data, mtime)
 
 
-def _wait_for(predicate, timeout=15):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.1)
-    return predicate()
-
 
 @pytest.fixture
 def reloadable(make_httpd, workdir):
@@ -276,7 +268,7 @@ class TestReload:
         assert server.configtest().returncode == 0
         cp = server.graceful()
         assert cp.returncode == 0, cp.stderr
-        assert _wait_for(lambda: server.get("/api/v1/profile").json()
+        assert h.wait_for(lambda: server.get("/api/v1/profile").json()
                          ["headline"] == "Version two")
         after = _snapshot(server)
         assert after[("/profile", "en")][0] != before[("/profile", "en")][0]
@@ -299,7 +291,7 @@ class TestReload:
         new["metrics"][0]["value"] = "2"
         _write(server.data_path, new, h.DATA_MTIME + 20)
         assert server.graceful().returncode == 0
-        assert _wait_for(lambda: server.get("/api/v1/metrics").json()
+        assert h.wait_for(lambda: server.get("/api/v1/metrics").json()
                          [0]["value"] == "2")
 
     # A raw SIGUSR1/SIGHUP with each kind of bad file: test_lastgood.py.
@@ -321,7 +313,7 @@ class TestReload:
             maker, _ = BAD_FILES["unknown_key"]
             _write(path, maker(sample), h.DATA_MTIME + 30)
             os.kill(server.pid, signal.SIGUSR1)
-            assert _wait_for(lambda: "PROFILE0003" in server.read_log())
+            assert h.wait_for(lambda: "PROFILE0003" in server.read_log())
             assert server.running()
             assert _snapshot(server) == before
             assert path in server.read_log()
@@ -340,7 +332,7 @@ class TestReload:
         _write(bad, maker(sample), h.DATA_MTIME)
         server.write_conf(server.body + h.location("/new/api/v1", bad))
         os.kill(server.pid, signal.SIGUSR1)
-        assert _wait_for(lambda: "PROFILE0005" in server.read_log())
+        assert h.wait_for(lambda: "PROFILE0005" in server.read_log())
         time.sleep(0.5)
         assert server.running()
         assert _snapshot(server) == before
@@ -349,7 +341,7 @@ class TestReload:
         assert r.json()["status"] == 500
         h.copy_data(MINIMAL_FILE, bad)
         os.kill(server.pid, signal.SIGUSR1)
-        assert _wait_for(lambda: server.get("/new/api/v1/profile").status
+        assert h.wait_for(lambda: server.get("/new/api/v1/profile").status
                          == 200)
 
 

@@ -29,14 +29,6 @@ import httpd_harness as h
 FIFTY_YEARS = 50 * 365 * 86400
 
 
-def _wait_for(cond, timeout=20):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if cond():
-            return True
-        time.sleep(0.05)
-    return cond()
-
 
 def _read(path):
     try:
@@ -309,30 +301,30 @@ def test_restart_errors_reach_piped_and_vhost_logs(make_httpd, workdir,
           '    ErrorLog "%s"\n%s</VirtualHost>\n'
         % (server.port, vhost_log, h.location("/api/v1", path)))
     assert server.start().returncode == 0
-    assert _wait_for(lambda: os.path.exists(server.pid_file))
+    assert h.wait_for(lambda: os.path.exists(server.pid_file))
     with open(server.pid_file) as f:
         pid = int(f.read())
     server.pid = pid
     try:
-        assert _wait_for(lambda: server.answers())
+        assert h.wait_for(lambda: server.answers())
         good = server.get("/api/v1/profile")
         assert good.status == 200
         h.write_json(path, _bad(sample), h.DATA_MTIME + 60)
         for round_ in (1, 2):
             os.kill(pid, signal.SIGUSR1)
             for log in (main_log, vhost_log):
-                assert _wait_for(lambda: len(re.findall(
+                assert h.wait_for(lambda: len(re.findall(
                     r"PROFILE0003: ProfileData: " + re.escape(path)
                     + r": \$\.experience\[1\]\.period: .*still serving the "
                     r"last good data", _read(log))) == round_), (
                         round_, log, _read(log))
-            assert _wait_for(lambda: server.get("/api/v1/profile").etag
+            assert h.wait_for(lambda: server.get("/api/v1/profile").etag
                              == good.etag)
             assert server.running()
         h.write_json(path, sample, h.DATA_MTIME + 120)
         os.kill(pid, signal.SIGUSR1)
         time.sleep(1.5)
-        assert _wait_for(lambda: server.get("/api/v1/profile").header(
+        assert h.wait_for(lambda: server.get("/api/v1/profile").header(
             "Last-Modified") == h.http_date(h.DATA_MTIME + 120))
         assert len(re.findall("PROFILE0003", _read(main_log))) == 2
     finally:
@@ -431,5 +423,5 @@ def test_stop_works_with_a_bad_data_file(make_httpd, workdir, sample, how):
     assert server.configtest().returncode != 0     # the file is bad
     cp = server.ctl("-k", how)
     assert cp.returncode == 0, cp.stderr
-    assert _wait_for(lambda: not h._alive(pid), timeout=30)
+    assert h.wait_for(lambda: not h._alive(pid), timeout=30)
     server.pid = None
