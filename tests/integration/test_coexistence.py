@@ -169,6 +169,7 @@ def alias_server(make_httpd, data_files):
 </Directory>
 Redirect 301 /old-page /static.html
 Redirect 301 /api/v0 /api/v1
+Redirect 301 /api/v1/old-metrics /api/v1/metrics
 Alias /files "@ROOT@/files"
 """ + api_location(data_files["main"]))
     yield server
@@ -185,6 +186,13 @@ class TestAlias:
         r = alias_server.get("/api/v0/profile?x=1")
         assert r.status == 301, r
         assert location_path(r) == B + "/profile?x=1"
+
+    def test_redirect_below_the_api(self, alias_server):
+        """mod_alias decides in translate_name before the module claims
+        the URL."""
+        r = alias_server.get(B + "/old-metrics")
+        assert r.status == 301, r
+        assert location_path(r) == B + "/metrics"
 
     def test_alias_of_a_sibling_path(self, alias_server):
         r = alias_server.get("/files/note.txt")
