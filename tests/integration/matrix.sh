@@ -19,19 +19,33 @@
 #     MATRIX_CONFIGS="prefork php" tests/integration/matrix.sh -x
 #
 # A configuration whose Debian files are absent (e.g. no libapache2-mod-php)
-# is skipped with the missing files named.  Exit status: 0 every
-# configuration passed; 1 one failed; 77 (automake SKIP) none failed but
-# at least one was skipped, or no httpd/pytest; 99 hard error.
+# is skipped with the missing files named.  In a sanitized build (run.sh
+# preloads ASan into httpd) the php configuration is left out: mod_php
+# cannot run under ASan.
+#
+# Exit status: 0 every configuration passed; 1 one failed; 77 (automake
+# SKIP) none failed but at least one was skipped, or no httpd/pytest; 99
+# hard error.
 here=$(cd "$(dirname "$0")" && pwd)
 : "${SRCDIR:=$(cd "$here/../.." && pwd)}"
 export SRCDIR
 
-# The test files (their tests need no configuration of their own beyond
-# what the harness loads).
+# Routing, negotiation, validators, errors, CORS, reloads, coexistence.
 FILES="test_routes.py test_language.py test_validators.py test_errors.py
 test_cors.py test_methods.py test_query.py test_encoding.py test_datafile.py
 test_lastgood.py test_coexistence.py"
-: "${MATRIX_CONFIGS:=worker prefork debian php}"
+if [ -z "${MATRIX_CONFIGS:-}" ]; then
+    MATRIX_CONFIGS="worker prefork debian php"
+    if [ -n "${SANITIZER_RUNTIME:-}" ]; then
+        # mod_php dlopens its extensions (opcache.so...) with RTLD_DEEPBIND,
+        # which the preloaded ASan runtime refuses
+        # (github.com/google/sanitizers/issues/611): no server with PHP
+        # starts.  The plain build's make check runs that configuration.
+        MATRIX_CONFIGS="worker prefork debian"
+        echo "NOTE: sanitized build: the php configuration is not run" \
+             "(mod_php's RTLD_DEEPBIND and ASan exclude each other)"
+    fi
+fi
 
 config_env()
 {
