@@ -23,6 +23,11 @@ import httpd_harness as h
 _servers = []
 
 
+def pytest_report_header(config):
+    return "httpd configuration: %s (PROFILE_MPM, PROFILE_MODSET, " \
+        "PROFILE_PHP)" % h.CONFIGURATION
+
+
 def pytest_configure(config):
     config.addinivalue_line(
         "markers", "allow_log(*regex): error-log lines at [warn] or worse "

@@ -25,6 +25,7 @@ BUILDDIR = os.environ.get("BUILDDIR") or SRCDIR
 MODULE = os.environ.get("MODULE") or os.path.join(
     BUILDDIR, "mod_profile", ".libs", "mod_profile.so")
 MODULES_DIR = "/usr/lib/apache2/modules"
+MODS_AVAILABLE = "/etc/apache2/mods-available"
 SAMPLE_DATA = os.path.join(SRCDIR, "data", "profile.json")
 HERE = os.path.dirname(os.path.abspath(__file__))
 TEST_DATA = os.path.join(HERE, "data")
@@ -359,6 +360,142 @@ def sanitizer_reports():
     return out
 
 
+# ------------------------------------------------- server configurations
+# Every test server is written for one configuration, chosen by the
+# environment (tests/integration/matrix.sh runs test files under each;
+# docs/testing.md):
+#
+#   PROFILE_MPM=event|worker|prefork   the MPM (default event)
+#   PROFILE_MODSET=minimal|debian      minimal (default): the MPM, authz_core
+#       and the module; debian: the modules a fresh `apt install apache2`
+#       enables on Debian 12, plus rewrite, each with its .conf from
+#       /etc/apache2/mods-available, in Debian's order (every .load, then
+#       every .conf, alphabetically, as apache2.conf includes them); the
+#       MPM's .conf too
+#   PROFILE_PHP=1                      also Debian's mod_php (php*.load and
+#       .conf from mods-available); it needs PROFILE_MPM=prefork
+#
+# What apache2's postinst enables on a fresh install (enable_default_mpm,
+# enable_default_modules in /var/lib/dpkg/info/apache2.postinst), with the
+# modules their .load files name in "# Depends:" (authn_core, authz_core).
+DEBIAN_DEFAULT_MODULES = [
+    "access_compat", "alias", "auth_basic", "authn_core", "authn_file",
+    "authz_core", "authz_host", "authz_user", "autoindex", "deflate", "dir",
+    "env", "filter", "mime", "negotiation", "reqtimeout", "setenvif",
+    "status"]
+DEBIAN_MODSET = sorted(DEBIAN_DEFAULT_MODULES + ["rewrite"])
+MPMS = ("event", "worker", "prefork")
+MODSETS = ("minimal", "debian")
+
+
+class Configuration:
+    """The server configuration the environment asks for."""
+
+    def __init__(self, env=None):
+        env = os.environ if env is None else env
+        self.mpm = env.get("PROFILE_MPM") or "event"
+        self.modset = env.get("PROFILE_MODSET") or "minimal"
+        self.php = (env.get("PROFILE_PHP") or "0") not in ("0", "no", "")
+        if self.mpm not in MPMS:
+            raise ValueError("PROFILE_MPM=%r: one of %s"
+                             % (self.mpm, ", ".join(MPMS)))
+        if self.modset not in MODSETS:
+            raise ValueError("PROFILE_MODSET=%r: one of %s"
+                             % (self.modset, ", ".join(MODSETS)))
+        if self.php and self.mpm != "prefork":
+            raise ValueError("PROFILE_PHP=1 needs PROFILE_MPM=prefork "
+                             "(Debian's mod_php is not thread-safe)")
+
+    def __str__(self):
+        return "mpm=%s modset=%s php=%s" % (self.mpm, self.modset,
+                                            "yes" if self.php else "no")
+
+    def debian_names(self):
+        """Names of the mods-available files this configuration uses
+        (empty for the minimal set without PHP)."""
+        names = []
+        if self.modset == "debian":
+            names = ["mpm_" + self.mpm] + DEBIAN_MODSET
+        if self.php:
+            names.append(php_name())
+        return sorted(names)
+
+    def missing_files(self):
+        """Files this configuration needs that this machine lacks."""
+        out = []
+        for n in self.debian_names():
+            f = os.path.join(MODS_AVAILABLE, n + ".load")
+            if not os.path.exists(f):
+                out.append(f)
+                continue
+            for _, so in _load_lines(f):
+                if not os.path.exists(so):
+                    out.append(so)
+        if self.modset == "minimal":
+            for n in ("mpm_" + self.mpm, "authz_core"):
+                so = os.path.join(MODULES_DIR, "mod_%s.so" % n)
+                if not os.path.exists(so):
+                    out.append(so)
+        return out
+
+    def prologue(self, module):
+        """LoadModule lines and Includes of the configuration, the
+        module's LoadModule among them; and the identifiers of the modules
+        loaded (load_modules() skips them)."""
+        if self.modset == "minimal":
+            loads = [("mpm_%s_module" % self.mpm,
+                      os.path.join(MODULES_DIR, "mod_mpm_%s.so" % self.mpm)),
+                     ("authz_core_module",
+                      os.path.join(MODULES_DIR, "mod_authz_core.so"))]
+            if self.php:
+                loads += _load_lines(os.path.join(MODS_AVAILABLE,
+                                                  php_name() + ".load"))
+            loads.append(("profile_module", module))
+            confs = [php_name()] if self.php else []
+        else:
+            # profile.load sorts among the others, as after `a2enmod
+            # profile` (the Debian package's file).
+            loads = []
+            for n in sorted(self.debian_names() + ["profile"]):
+                if n == "profile":
+                    loads.append(("profile_module", module))
+                else:
+                    loads += _load_lines(os.path.join(MODS_AVAILABLE,
+                                                      n + ".load"))
+            confs = self.debian_names()
+        lines = ["LoadModule %s %s" % (m, so) for m, so in loads]
+        for n in confs:
+            f = os.path.join(MODS_AVAILABLE, n + ".conf")
+            if os.path.exists(f):
+                lines.append('Include "%s"' % f)
+        return "\n".join(lines) + "\n", {m for m, _ in loads}
+
+
+def _load_lines(path):
+    """(identifier, file) of each LoadModule line of a Debian .load file."""
+    out = []
+    with open(path) as f:
+        for line in f:
+            words = line.split()
+            if len(words) == 3 and words[0] == "LoadModule":
+                out.append((words[1], words[2]))
+    return out
+
+
+def php_name():
+    """The name of Debian's mod_php in mods-available (php8.2 on Debian
+    12); "php" when none is installed."""
+    try:
+        names = sorted(n[:-len(".load")] for n in os.listdir(MODS_AVAILABLE)
+                       if re.match(r"php[0-9.]+\.load$", n))
+    except OSError:
+        names = []
+    return names[-1] if names else "php"
+
+
+CONFIGURATION = Configuration()
+
+
 LOG_PROBLEM = re.compile(r":(warn|error|crit|alert|emerg)\]|"
                          + SANITIZER_REPORT.pattern)
 
@@ -397,10 +534,7 @@ Listen 127.0.0.1:{port}
 PidFile logs/httpd.pid
 ErrorLog logs/error.log
 LogLevel warn
-LoadModule mpm_event_module {mods}/mod_mpm_event.so
-LoadModule authz_core_module {mods}/mod_authz_core.so
-LoadModule profile_module {module}
-{user}TraceEnable off
+{modules}{user}TraceEnable off
 AllowEncodedSlashes NoDecode
 DocumentRoot "{root}/htdocs"
 <Directory />
@@ -408,8 +542,9 @@ DocumentRoot "{root}/htdocs"
 </Directory>
 
 {body}
-""".format(root=self.root, port=self.port, mods=MODULES_DIR,
-           module=MODULE, user=user, body=self.body)
+""".format(root=self.root, port=self.port,
+           modules=CONFIGURATION.prologue(MODULE)[0], user=user,
+           body=self.body)
         with open(self.conf, "w") as f:
             f.write(conf)
 
@@ -596,6 +731,15 @@ def location(path, data, extra=""):
 def load_modules(*names):
     """LoadModule lines for modules of the httpd installation, by short
     name: load_modules("filter", "deflate") loads filter_module from
-    mod_filter.so and deflate_module from mod_deflate.so."""
+    mod_filter.so and deflate_module from mod_deflate.so.  Modules the
+    configuration loads already (PROFILE_MODSET=debian) are skipped:
+    httpd warns about a module loaded twice."""
+    loaded = CONFIGURATION.prologue(MODULE)[1]
     return "".join("LoadModule %s_module %s/mod_%s.so\n" % (n, MODULES_DIR, n)
-                   for n in names)
+                   for n in names if "%s_module" % n not in loaded)
+
+
+def module_loaded(name):
+    """Whether the configuration loads module `name` (short name) by
+    itself."""
+    return "%s_module" % name in CONFIGURATION.prologue(MODULE)[1]

@@ -70,6 +70,12 @@ def log_since(server, offset):
         return ""
 
 
+# "configured -- resuming normal operations", which each MPM logs when its
+# parent has read the configuration again: event AH00489, worker AH00292,
+# prefork AH00163 (tests/integration/matrix.sh runs all three).
+RESUMING = re.compile(r"AH00489|AH00292|AH00163")
+
+
 def restart(server, how, timeout=20):
     """Restarts `server` (`how`: "USR1" or "HUP" sent straight to the
     parent, or "graceful" for `apache2 -k graceful`) and waits until the
@@ -87,7 +93,7 @@ def restart(server, how, timeout=20):
     while time.monotonic() < deadline:
         text = log_since(server, start)
         kids = set(children(server.pid))
-        if "AH00489" in text and kids and not kids & old \
+        if RESUMING.search(text) and kids and not kids & old \
                 and server.answers():
             return log_since(server, start)
         time.sleep(0.02)

@@ -7,6 +7,11 @@
 #
 #     tests/integration/run.sh [pytest arguments...]
 #
+# INTEGRATION_TESTS names the test files to run (paths relative to SRCDIR,
+# separated by spaces; default: all of tests/integration).  PROFILE_MPM,
+# PROFILE_MODSET and PROFILE_PHP choose the server configuration
+# (httpd_harness.py; matrix.sh runs the others).
+#
 # Exit status: pytest's, or 77 (automake SKIP) when there is no httpd to
 # test with, or 99 (automake hard error) when the module is not built.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -67,5 +72,7 @@ if [ -n "${SANITIZER_RUNTIME:-}" ]; then
 fi
 
 cd "$SRCDIR" || exit 99
-"$PY" -m pytest -q -p no:cacheprovider tests/integration "$@"
+# shellcheck disable=SC2086  # a list of paths
+"$PY" -m pytest -q -p no:cacheprovider ${INTEGRATION_TESTS:-tests/integration} \
+    "$@"
 exit $?

@@ -208,8 +208,8 @@ class TestLocalization:
 
 # CONTRACT §4 (a Vary value another module adds is kept)
 def test_vary_added_by_another_module_is_kept(make_httpd, data_files):
-    body = ("LoadModule headers_module %s/mod_headers.so\n"
-            "Header merge Vary X-Early early\n" % h.MODULES_DIR
+    body = (h.load_modules("headers")
+            + "Header merge Vary X-Early early\n"
             + h.location("/api/v1", data_files["main"],
                          "    Header always merge Vary X-Always\n"))
     server = make_httpd("vary", body)
