@@ -186,6 +186,13 @@ static int profile_handler(request_rec *r)
     req.now = r->request_time;
 
     base = profile_api_base(conf);
+    if (conf->data != NULL && site.store == NULL && base != NULL
+        && profile_below(r->uri, base) != NULL) {
+        /* Its file has no good load yet (ProfileBadData keep). */
+        profile_api_unavailable(&resp, &site, &req, PROFILE_RETRY_AFTER,
+                                r->pool);
+        return send_answer(r, &resp);
+    }
     if (site.store == NULL || base == NULL) {
         return unconfigured(r, conf, &site, &req);
     }

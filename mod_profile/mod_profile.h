@@ -28,6 +28,8 @@
 #define PROFILE_HANDLER "profile"
 #define PROFILE_LOGNO(n) "PROFILE" #n ": "
 #define PROFILE_DEFAULT_MAX_AGE 300
+/* Retry-After of the 503 answered while a data file has no good load. */
+#define PROFILE_RETRY_AFTER 60
 
 /* One data file as this configuration generation uses it, shared by
  * every section naming it (and gone with the configuration pool). */
@@ -37,6 +39,7 @@ typedef struct {
     const char *error;              /* why this generation's load failed */
     int stale;                      /* store is an earlier good load */
     int compress;                   /* its gzip and br forms are rendered */
+    int refuse;                     /* ProfileBadData refuse applies */
     apr_array_header_t *uses;       /* profile_use_t: where it is named */
 } profile_data_t;
 
@@ -57,6 +60,8 @@ typedef struct {
     int max_age;                    /* -1: unset */
     const char *cache_control;      /* Cache-Control for max_age */
     int compress;                   /* ProfileCompression; -1: unset */
+    int refuse;                     /* ProfileBadData refuse: 1, keep: 0;
+                                     * -1: unset (keep) */
 } profile_dir_conf;
 
 extern module AP_MODULE_DECLARE_DATA profile_module;
@@ -72,6 +77,9 @@ apr_hash_t *profile_data_files(void);
 apr_off_t profile_max_data_size(void);
 /* Non-zero when a file's gzip and br forms are to be rendered. */
 int profile_data_compressed(const profile_data_t *d);
+/* Non-zero when a bad file is to make the configuration fail
+ * (ProfileBadData refuse in a section naming it, or its server). */
+int profile_data_refused(const profile_data_t *d);
 /* The URL path of the API base of a section, or NULL. */
 const char *profile_api_base(const profile_dir_conf *conf);
 /* The rest of `uri` below `base` ("" or "/..."), or NULL. */

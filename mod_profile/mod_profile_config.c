@@ -35,6 +35,7 @@ void *profile_create_dir_conf(apr_pool_t *p, char *dir)
     (void)dir;
     conf->max_age = -1;
     conf->compress = -1;
+    conf->refuse = -1;
     return conf;
 }
 
@@ -62,6 +63,7 @@ void *profile_merge_dir_conf(apr_pool_t *p, void *basev, void *addv)
     conf->cache_control = add->max_age != -1 ? add->cache_control
                                              : base->cache_control;
     conf->compress = add->compress != -1 ? add->compress : base->compress;
+    conf->refuse = add->refuse != -1 ? add->refuse : base->refuse;
     return conf;
 }
 
@@ -73,6 +75,20 @@ apr_hash_t *profile_data_files(void)
 apr_off_t profile_max_data_size(void)
 {
     return max_data_size;
+}
+
+/* The setting `field` of a section naming the file: its own, else its
+ * server's, else -1. */
+static int setting(const profile_use_t *u, apr_size_t field)
+{
+    const profile_dir_conf *conf = u->conf, *sconf;
+    int v = *(const int *)((const char *)conf + field);
+
+    if (v == -1) {
+        sconf = ap_get_module_config(u->s->lookup_defaults, &profile_module);
+        v = sconf != NULL ? *(const int *)((const char *)sconf + field) : -1;
+    }
+    return v;
 }
 
 /* The coded forms are rendered unless ProfileCompression Off applies to
@@ -87,17 +103,23 @@ int profile_data_compressed(const profile_data_t *d)
         return 1;
     }
     for (i = 0; i < d->uses->nelts; i++) {
-        const profile_use_t *u = &APR_ARRAY_IDX(d->uses, i, profile_use_t);
-        const profile_dir_conf *conf = u->conf;
-        int on = conf->compress;
-
-        if (on == -1) {
-            const profile_dir_conf *sconf =
-                ap_get_module_config(u->s->lookup_defaults, &profile_module);
-
-            on = sconf != NULL ? sconf->compress : -1;
+        if (setting(&APR_ARRAY_IDX(d->uses, i, profile_use_t),
+                    APR_OFFSETOF(profile_dir_conf, compress)) != 0) {
+            return 1;
         }
-        if (on != 0) {
+    }
+    return 0;
+}
+
+/* ProfileBadData refuse in any section naming the file (or its server)
+ * makes a bad file fail the configuration. */
+int profile_data_refused(const profile_data_t *d)
+{
+    int i;
+
+    for (i = 0; i < d->uses->nelts; i++) {
+        if (setting(&APR_ARRAY_IDX(d->uses, i, profile_use_t),
+                    APR_OFFSETOF(profile_dir_conf, refuse)) == 1) {
             return 1;
         }
     }
@@ -242,6 +264,24 @@ static const char *set_compression(cmd_parms *cmd, void *dconf, int on)
     return NULL;
 }
 
+static const char *set_bad_data(cmd_parms *cmd, void *dconf,
+                                const char *arg)
+{
+    profile_dir_conf *conf = dconf;
+
+    (void)cmd;
+    if (strcasecmp(arg, "keep") == 0) {
+        conf->refuse = 0;
+    }
+    else if (strcasecmp(arg, "refuse") == 0) {
+        conf->refuse = 1;
+    }
+    else {
+        return "ProfileBadData: expected keep or refuse";
+    }
+    return NULL;
+}
+
 /* A size in bytes, with an optional K, M or G (binary multiples). */
 static const char *set_max_data_size(cmd_parms *cmd, void *dconf,
                                      const char *arg)
@@ -300,6 +340,11 @@ const command_rec profile_cmds[] = {
     AP_INIT_TAKE1("ProfileMaxDataSize", set_max_data_size, NULL, RSRC_CONF,
                   "largest data file accepted, in bytes (K, M, G allowed; "
                   "default 64M, at most 1G)"),
+    AP_INIT_TAKE1("ProfileBadData", set_bad_data, NULL,
+                  RSRC_CONF | ACCESS_CONF,
+                  "keep (default): a bad data file never makes the "
+                  "configuration fail; refuse: configtest, graceful, "
+                  "restart and start fail on it"),
     AP_INIT_TAKE1("ProfileBasePath", set_base_path, NULL,
                   RSRC_CONF | ACCESS_CONF,
                   "URL path of the API base, where it is not the "

@@ -133,10 +133,20 @@ static int validate(profile_data_t *d, holder_t *h, apr_pool_t *ptemp)
     if (err != NULL) {
         const profile_use_t *u = first_use(d);
 
-        ap_log_error(APLOG_MARK, APLOG_STARTUP | APLOG_ERR, 0, NULL,
-                     PROFILE_LOGNO(0007) "ProfileData: %s (ProfileData on "
-                     "line %d of %s)", err, u->line, u->file);
-        rv = !OK;
+        if (d->refuse) {
+            ap_log_error(APLOG_MARK, APLOG_STARTUP | APLOG_ERR, 0, NULL,
+                         PROFILE_LOGNO(0007) "ProfileData: %s (ProfileData "
+                         "on line %d of %s)", err, u->line, u->file);
+            rv = !OK;
+        }
+        else {
+            ap_log_error(APLOG_MARK, APLOG_STARTUP | APLOG_WARNING, 0, NULL,
+                         PROFILE_LOGNO(0007) "ProfileData: %s (ProfileData "
+                         "on line %d of %s); ProfileBadData keep: a running "
+                         "server keeps the last good data of this file, a "
+                         "starting one answers 503 there", err, u->line,
+                         u->file);
+        }
     }
     if (p != NULL) {
         apr_pool_destroy(p);
@@ -247,6 +257,7 @@ int profile_load_all(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s)
         holder_t *h = holder_for(ppool, d->path);
 
         d->compress = profile_data_compressed(d);
+        d->refuse = profile_data_refused(d);
         if (!running) {
             if (validate(d, h, ptemp) != OK) {
                 rv = !OK;
@@ -317,12 +328,11 @@ int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
         }
         else {
             log_everywhere(d, s, apr_psprintf(ptemp, PROFILE_LOGNO(0005)
-                           "ProfileData: %s; no good data of this file was "
-                           "loaded before, so its locations answer 500 "
-                           "until a reload with a good file", d->error),
-                           ptemp);
+                           "ProfileData: %s; no good data of this file is "
+                           "loaded, so its locations answer 503 until a "
+                           "reload with a good file", d->error), ptemp);
         }
-        if (gen <= 1) {
+        if (gen <= 1 && d->refuse) {
             rv = !OK;               /* start-up with a bad file fails */
         }
     }

@@ -360,3 +360,24 @@ void profile_api_conditions(profile_response_t *resp,
         resp->status = 304;
     }
 }
+
+void profile_api_unavailable(profile_response_t *resp,
+                             const profile_site_t *site,
+                             const profile_request_t *req, int retry_after,
+                             apr_pool_t *p)
+{
+    static const char *const builtin[] = {"en", "es"};
+    profile_site_t none = *site;
+    const char *lang, *body;
+    apr_size_t len;
+
+    none.store = NULL;
+    start(resp, &none, req, p);
+    lang = builtin[profile_lang_choose(req->accept_language, builtin, 2)];
+    body = profile_problem_render(&len, 503, PROFILE_MSG_UNAVAILABLE, NULL,
+                                  lang, p);
+    failed(resp, &none, req, 503, body, len);
+    apr_table_setn(resp->headers, "Content-Language", lang);
+    apr_table_setn(resp->headers, "Retry-After",
+                   apr_itoa(p, retry_after));
+}

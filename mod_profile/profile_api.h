@@ -65,6 +65,15 @@ typedef struct {
 void profile_api_answer(profile_response_t *resp, const profile_site_t *site,
                         const profile_request_t *req, apr_pool_t *p);
 
+/* The answer of a section whose data file could not be loaded (CONTRACT
+ * §9, ProfileBadData keep): a 503 problem, with CORS, no-store and
+ * Retry-After, in the language the request prefers among those of the
+ * problem texts. */
+void profile_api_unavailable(profile_response_t *resp,
+                             const profile_site_t *site,
+                             const profile_request_t *req, int retry_after,
+                             apr_pool_t *p);
+
 /* A validator field as httpd's ap_condition_if_*() judged it (the same
  * values as ap_condition_e). */
 typedef enum {

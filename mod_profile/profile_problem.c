@@ -16,14 +16,15 @@
 
 enum { EN, ES, NLANG };
 
-static const char *const titles[NLANG][6] = {
+static const char *const titles[NLANG][7] = {
     {"Bad Request", "Not Found", "Method Not Allowed", "Precondition Failed",
-     "Internal Server Error", "Error"},
+     "Internal Server Error", "Service Unavailable", "Error"},
     {"Solicitud incorrecta", "No encontrado", "Método no permitido",
-     "Precondición fallida", "Error interno del servidor", "Error"}
+     "Precondición fallida", "Error interno del servidor",
+     "Servicio no disponible", "Error"}
 };
 
-static const char *const messages[NLANG][6] = {
+static const char *const messages[NLANG][7] = {
     {"There is no resource at '%s'.",
      "No experience record has the id '%s'.",
      "No case study has the id '%s'.",
@@ -32,7 +33,9 @@ static const char *const messages[NLANG][6] = {
      "A precondition in the request (If-Match or If-Unmodified-Since) does "
      "not hold for the current representation.",
      "The server is not configured to serve this profile; the server's "
-     "error log says why."},
+     "error log says why.",
+     "The profile's data could not be loaded; try again later (the "
+     "server's error log says why)."},
     {"No existe ningún recurso en '%s'.",
      "Ningún registro de experiencia tiene el identificador '%s'.",
      "Ningún caso de estudio tiene el identificador '%s'.",
@@ -41,7 +44,9 @@ static const char *const messages[NLANG][6] = {
      "Una condición previa de la solicitud (If-Match o If-Unmodified-Since) "
      "no se cumple para la representación actual.",
      "El servidor no está configurado para servir este perfil; el registro "
-     "de errores del servidor indica el motivo."}
+     "de errores del servidor indica el motivo.",
+     "No se han podido cargar los datos del perfil; inténtelo de nuevo más "
+     "tarde (el registro de errores del servidor indica el motivo)."}
 };
 
 /* Per query reason: the detail sentence and the short invalid-params
@@ -112,7 +117,8 @@ static int title_slot(int status)
     case 405: return 2;
     case 412: return 3;
     case 500: return 4;
-    default: return 5;
+    case 503: return 5;
+    default: return 6;
     }
 }
 

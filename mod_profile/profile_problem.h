@@ -20,7 +20,8 @@ typedef enum {
     PROFILE_MSG_NO_CASE_STUDY,  /* arg: the id */
     PROFILE_MSG_METHOD,         /* arg: the method */
     PROFILE_MSG_PRECONDITION,
-    PROFILE_MSG_UNCONFIGURED
+    PROFILE_MSG_UNCONFIGURED,
+    PROFILE_MSG_UNAVAILABLE     /* the data file could not be loaded */
 } profile_msg_e;
 
 /* The language of the problem texts sent for the response language
@@ -28,7 +29,7 @@ typedef enum {
  * the language of the text actually sent). */
 const char *profile_problem_lang(const char *lang);
 
-/* Renders a problem body for a 404/405/412/500 with message `msg`, whose
+/* Renders a problem body for a 404/405/412/500/503 with message `msg`, whose
  * argument `arg` may be NULL. */
 const char *profile_problem_render(apr_size_t *len, int status,
                                    profile_msg_e msg, const char *arg,

@@ -719,6 +719,11 @@ def copy_data(src, dst, mtime=DATA_MTIME):
     return dst
 
 
+# CONTRACT §9: a bad data file fails the configuration only with this
+# (the default is ProfileBadData keep).
+REFUSE = "ProfileBadData refuse\n"
+
+
 def location(path, data, extra=""):
     return """<Location {path}>
     Require all granted

@@ -356,7 +356,7 @@ def checker(make_httpd, workdir):
         path = os.path.join(d, "case-%d.json" % counter[0])
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
-        server.write_conf(h.location("/api/v1", path))
+        server.write_conf(h.REFUSE + h.location("/api/v1", path))
         cp = server.configtest()
         out = cp.stdout + cp.stderr
         if cp.returncode == 0:

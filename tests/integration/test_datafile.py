@@ -122,7 +122,8 @@ class TestConfigtestRefusesBadFiles:
         path = os.path.join(workdir, "bad-%s.json" % kind)
         with open(path, "w", encoding="utf-8") as f:
             f.write(maker(sample))
-        server = make_httpd("bad-" + kind, h.location("/api/v1", path))
+        server = make_httpd("bad-" + kind,
+                             h.REFUSE + h.location("/api/v1", path))
         cp = server.configtest()
         assert cp.returncode != 0, (kind, cp)
         out, lines = _message_lines(cp, path)
@@ -135,7 +136,7 @@ class TestConfigtestRefusesBadFiles:
 
     def test_missing_file_is_refused(self, make_httpd, workdir):
         path = os.path.join(workdir, "does-not-exist.json")
-        server = make_httpd("nofile", h.location("/api/v1", path))
+        server = make_httpd("nofile", h.REFUSE + h.location("/api/v1", path))
         cp = server.configtest()
         assert cp.returncode != 0
         out, lines = _message_lines(cp, path)

@@ -170,7 +170,7 @@ class TestLimits:
     def test_file_over_the_cap_is_refused_by_configtest(
             self, make_httpd, data_files):
         size = os.path.getsize(data_files["main"])
-        server = make_httpd("cap", "ProfileMaxDataSize %d\n" % (size - 1)
+        server = make_httpd("cap", h.REFUSE + "ProfileMaxDataSize %d\n" % (size - 1)
                             + h.location("/api/v1", data_files["main"]))
         cp = server.configtest()
         assert cp.returncode != 0
@@ -204,7 +204,7 @@ class TestLimits:
         with open(path, "wb") as f:
             f.truncate(2 * 1024 * 1024)
         os.chmod(path, 0o644)
-        server = make_httpd("caplate", h.location("/api/v1", path)
+        server = make_httpd("caplate", h.REFUSE + h.location("/api/v1", path)
                             + "ProfileMaxDataSize 1M\n")
         cp = server.configtest()
         assert cp.returncode != 0
@@ -231,7 +231,7 @@ class TestLimits:
         with open(path, "wb") as f:
             f.truncate(65 * 1024 * 1024)        # sparse: no disk used
         os.chmod(path, 0o644)
-        server = make_httpd("huge", h.location("/api/v1", path))
+        server = make_httpd("huge", h.REFUSE + h.location("/api/v1", path))
         cp = server.configtest()
         assert cp.returncode != 0
         assert "more than the limit of 67108864" in cp.stderr
@@ -243,7 +243,7 @@ class TestLimits:
         with open(path, "w") as f:
             f.write('{"profile": ' + "[" * 100000 + "]" * 100000 + "}")
         os.chmod(path, 0o644)
-        server = make_httpd("deep", h.location("/api/v1", path))
+        server = make_httpd("deep", h.REFUSE + h.location("/api/v1", path))
         cp = server.configtest()
         assert cp.returncode != 0
         assert path + ":1:" in cp.stderr

@@ -116,7 +116,8 @@ def test_start_with_bad_file_fails(make_httpd, workdir, sample, kind):
     path = os.path.join(d, "profile.json")
     h.copy_data(MINIMAL_FILE, path)
     make(path, sample)
-    server = make_httpd("start-" + kind, h.location("/api/v1", path))
+    server = make_httpd("start-" + kind,
+                         h.REFUSE + h.location("/api/v1", path))
     cp = server.start()
     try:
         assert cp.returncode != 0, cp

@@ -410,13 +410,14 @@ def test_compression_on_reports_its_forms(make_httpd, data_files):
 # ------------------------------------------------------ stop always works
 @pytest.mark.parametrize("how", ["stop", "graceful-stop"])
 def test_stop_works_with_a_bad_data_file(make_httpd, workdir, sample, how):
+    # With ProfileBadData refuse, where configtest fails on the file.
     """CONTRACT §9: `apachectl stop` and `graceful-stop` always work (they
     read the configuration only to find the pid file)."""
     d = os.path.join(workdir, "stop-" + how)
     os.makedirs(d, exist_ok=True)
     os.chmod(d, 0o755)
     path = h.write_json(os.path.join(d, "profile.json"), sample)
-    server = make_httpd("stop", h.location("/api/v1", path))
+    server = make_httpd("stop", h.REFUSE + h.location("/api/v1", path))
     server.start_checked()
     pid = server.pid
     h.write_json(path, _bad(sample))

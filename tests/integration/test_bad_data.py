@@ -1,0 +1,188 @@
+# SPDX-License-Identifier: Apache-2.0
+"""CONTRACT §9 (revised): `ProfileBadData keep | refuse`.  A broken data
+file never takes the server down; with `refuse` it fails the commands that
+read the configuration, as dedicated servers and deploy pipelines want.
+
+Every combination of mode x command (configtest, cold start, `-k
+graceful`, raw SIGUSR1, raw SIGHUP, `-k stop`) with each kind of bad file,
+on a server that also hosts a second, unrelated site (a name-based virtual
+host), which must keep serving throughout.
+"""
+import copy
+import json
+import os
+import shutil
+
+import pytest
+
+import httpd_harness as h
+import proc_util as pu
+
+
+def _bad_syntax(path, sample):
+    with open(path, "w") as f:
+        f.write(json.dumps(sample)[:-40])
+
+
+def _bad_shape(path, sample):
+    d = copy.deepcopy(sample)
+    del d["experience"][0]["period"]["es"]
+    h.write_json(path, d)
+
+
+def _missing(path, sample):
+    os.unlink(path)
+
+
+KINDS = {"syntax": _bad_syntax, "shape": _bad_shape, "missing": _missing}
+OTHER = {"Host": "other.test"}
+API = "api.test"
+
+
+def _conf(server, mode, path):
+    other_root = os.path.join(server.root, "other")
+    os.makedirs(other_root, exist_ok=True)
+    with open(os.path.join(other_root, "index.html"), "w") as f:
+        f.write("other site\n")
+    return """<VirtualHost 127.0.0.1:{port}>
+    ServerName other.test
+    DocumentRoot "{other}"
+    <Directory "{other}">
+        Require all granted
+    </Directory>
+</VirtualHost>
+<VirtualHost 127.0.0.1:{port}>
+    ServerName {api}
+    ProfileBadData {mode}
+{loc}</VirtualHost>
+""".format(port=server.port, other=other_root, api=API, mode=mode,
+           loc=h.location("/api/v1", path))
+
+
+def _get(server, path, headers=None):
+    return server.get(path, dict({"Host": API}, **(headers or {})))
+
+
+def _other_serves(server):
+    r = server.get("/index.html", OTHER)
+    return r.status == 200 and r.body == b"other site\n"
+
+
+def _server(make_httpd, workdir, sample, mode, name):
+    d = os.path.join(workdir, "baddata-%s" % name)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    os.chmod(d, 0o755)
+    path = h.write_json(os.path.join(d, "profile.json"), sample)
+    server = make_httpd("baddata-" + name, "")
+    server.write_conf(_conf(server, mode, path))
+    return server, path
+
+
+def _is_503(r, lang="en"):
+    assert r.status == 503, r
+    assert r.header("Content-Type") == "application/json"
+    assert r.header("Cache-Control") == "no-store"
+    assert r.header("Retry-After") == "60"
+    assert r.header("Access-Control-Allow-Origin") == "*"
+    assert r.header("Content-Language") == lang
+    body = r.json()
+    assert body["status"] == 503
+    assert body["title"] == ("Servicio no disponible" if lang == "es"
+                             else "Service Unavailable")
+
+
+# ------------------------------------------------------------------ keep
+@pytest.mark.allow_log(r"PROFILE0003", r"PROFILE0005")
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_keep_never_takes_the_server_down(make_httpd, workdir, sample, kind):
+    server, path = _server(make_httpd, workdir, sample, "keep", "keep-" + kind)
+    try:
+        # Cold start with a bad file: httpd starts; the API answers 503,
+        # the other site serves.
+        KINDS[kind](path, sample)
+        cp = server.configtest()
+        assert cp.returncode == 0, cp.stderr
+        assert "PROFILE0007" in cp.stderr and path in cp.stderr
+        assert "Syntax OK" in cp.stderr
+        assert server.start().returncode == 0
+        assert _other_serves(server)
+        for route in ("/profile", "/nope", "/experience/x"):
+            _is_503(_get(server, "/api/v1" + route))
+        _is_503(_get(server, "/api/v1/skills", {"Accept-Language": "es-MX"}),
+                "es")
+        _is_503(server.request("OPTIONS", "/api/v1/profile",
+                               {"Host": API, "Origin": "https://x.example",
+                                "Access-Control-Request-Method": "GET"}))
+        assert "PROFILE0005" in server.read_log()
+
+        # A good file and a graceful restart: served.
+        h.write_json(path, sample)
+        pu.restart(server, "graceful")
+        good = _get(server, "/api/v1/profile")
+        assert good.status == 200
+
+        # Bad again: graceful, USR1 and HUP keep the last good data and
+        # log it each time; the other site serves throughout.
+        KINDS[kind](path, sample)
+        for how in ("graceful", "USR1", "HUP"):
+            text = pu.restart(server, how)
+            assert "PROFILE0003" in text and path in text, (how, text)
+            assert not pu.crash_lines(text), text
+            r = _get(server, "/api/v1/profile")
+            assert (r.status, r.etag, r.body) == (good.status, good.etag,
+                                                  good.body), how
+            assert _other_serves(server)
+
+        # stop and graceful-stop work with the bad file.
+        pid = server.pid
+        cp = server.ctl("-k", "stop")
+        assert cp.returncode == 0, cp.stderr
+        assert h.wait_for(lambda: not h._alive(pid), timeout=30)
+        server.pid = None
+    finally:
+        server.stop()
+
+
+# ---------------------------------------------------------------- refuse
+@pytest.mark.allow_log(r"PROFILE0003", r"PROFILE0007")
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_refuse_fails_commands_but_keeps_a_running_server(
+        make_httpd, workdir, sample, kind):
+    server, path = _server(make_httpd, workdir, sample, "refuse",
+                           "refuse-" + kind)
+    try:
+        KINDS[kind](path, sample)
+        cp = server.configtest()
+        assert cp.returncode != 0
+        assert "PROFILE0007" in cp.stderr and path in cp.stderr
+        cp = server.start()
+        assert cp.returncode != 0
+        assert not server.answers()
+
+        h.write_json(path, sample)
+        server.start_checked()
+        good = _get(server, "/api/v1/profile")
+        assert good.status == 200
+
+        KINDS[kind](path, sample)
+        # -k graceful refuses before the running server is touched.
+        pid, kids = server.pid, set(pu.children(server.pid))
+        cp = server.graceful()
+        assert cp.returncode != 0 and "PROFILE0007" in cp.stderr
+        assert server.pid == pid and set(pu.children(pid)) == kids
+        # A raw signal reaches the parent anyway: last good data.
+        for how in ("USR1", "HUP"):
+            text = pu.restart(server, how)
+            assert "PROFILE0003" in text and path in text, (how, text)
+            r = _get(server, "/api/v1/profile")
+            assert (r.status, r.etag) == (200, good.etag), how
+            assert _other_serves(server)
+
+        for how in ("graceful-stop",):
+            cp = server.ctl("-k", how)
+            assert cp.returncode == 0, cp.stderr
+            assert h.wait_for(lambda: not h._alive(pid), timeout=30)
+        server.pid = None
+    finally:
+        server.stop()
