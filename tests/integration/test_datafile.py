@@ -215,7 +215,9 @@ def reloadable(make_httpd, workdir):
     os.makedirs(d)
     path = os.path.join(d, "profile.json")
     h.copy_data(MINIMAL_FILE, path)
-    server = make_httpd("reload", h.location("/api/v1", path))
+    # These reloads test refusals: ProfileBadData refuse (test_bad_data.py
+    # tests keep, the default, and refuse beside another site).
+    server = make_httpd("reload", h.REFUSE + h.location("/api/v1", path))
     assert server.start().returncode == 0
     server.data_path = path
     server.good = h.load_data(MINIMAL_FILE)
@@ -338,8 +340,8 @@ class TestReload:
         assert server.running()
         assert _snapshot(server) == before
         r = server.get("/new/api/v1/profile")
-        assert r.status == 500
-        assert r.json()["status"] == 500
+        assert r.status == 503
+        assert r.json()["status"] == 503
         h.copy_data(MINIMAL_FILE, bad)
         os.kill(server.pid, signal.SIGUSR1)
         assert h.wait_for(lambda: server.get("/new/api/v1/profile").status

@@ -334,8 +334,12 @@ def test_restart_errors_reach_piped_and_vhost_logs(make_httpd, workdir,
 # ----------------------------------------------------- smaller defects
 @pytest.mark.allow_log(r"PROFILE0001")
 def test_unconfigured_section_logs_once_per_process(make_httpd, data_files):
-    body = ("StartServers 1\nServerLimit 1\nThreadsPerChild 25\n"
-            "MaxRequestWorkers 25\nMinSpareThreads 1\nMaxSpareThreads 75\n"
+    # One server process, whatever the MPM.
+    body = ("<IfModule mpm_prefork_module>\nStartServers 1\n"
+            "MinSpareServers 1\nMaxSpareServers 1\nMaxRequestWorkers 1\n"
+            "</IfModule>\n<IfModule !mpm_prefork_module>\nStartServers 1\n"
+            "ServerLimit 1\nThreadsPerChild 25\nMaxRequestWorkers 25\n"
+            "MinSpareThreads 1\nMaxSpareThreads 75\n</IfModule>\n"
             + 'ProfileData "%s"\n' % data_files["main"]
             + "<LocationMatch ^/m500>\n    Require all granted\n"
               "    SetHandler profile\n</LocationMatch>\n")
@@ -426,3 +430,34 @@ def test_stop_works_with_a_bad_data_file(make_httpd, workdir, sample, how):
     assert cp.returncode == 0, cp.stderr
     assert h.wait_for(lambda: not h._alive(pid), timeout=30)
     server.pid = None
+
+
+# ------------------------------------------- the shipped dedicated vhost
+@pytest.mark.allow_log(r"AH01630: client denied .*/htdocs/api")
+def test_shipped_vhost_serves_the_api_on_its_own_port_only(make_httpd,
+                                                           data_files,
+                                                           sample):
+    with open(os.path.join(h.SRCDIR, "httpd-conf",
+                           "profile-vhost.conf")) as f:
+        shipped = f.read()
+    server = make_httpd("vhost-example", "")
+    port = h.free_port()
+    conf = (shipped.replace("8081", str(port))
+            .replace("/usr/share/mod_profile/profile.json", data_files["main"])
+            .replace("${APACHE_LOG_DIR}", os.path.join(server.root, "logs"))
+            .replace("ServerName api.example.com", "ServerName 127.0.0.1"))
+    assert conf != shipped
+    server.write_conf(conf)
+    server.start_checked()
+    try:
+        r = h.request(port, "GET", "/api/v1/profile")
+        assert r.status == 200
+        assert r.pairs() == h.expected(sample, "/profile", "en")
+        r = h.request(port, "TRACE", "/elsewhere")
+        assert r.status == 405 and b"TRACE /elsewhere" not in r.body
+        # The server's own port does not publish the API.
+        r = server.get("/api/v1/profile")
+        assert r.status != 200
+        assert r.header("Content-Type") != "application/json"
+    finally:
+        server.stop()
