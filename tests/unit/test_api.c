@@ -1394,9 +1394,139 @@ static void errors_and_options_vary_by_encoding_too(void **state)
     assert_vary(&r, "Accept-Encoding", p);
 }
 
+/* ------------------------------------------------- validators (§5) */
+
+static profile_response_t conditional(apr_pool_t *p, profile_conds_t c)
+{
+    profile_site_t s = site_star();
+    profile_request_t r = get(p, "/profile");
+    profile_response_t resp = answer(p, &s, &r);
+
+    assert_int_equal(resp.status, 200);
+    assert_true(resp.conditional);
+    profile_api_conditions(&resp, &s, &r, &c, p);
+    return resp;
+}
+
+static profile_conds_t no_conds(void)
+{
+    profile_conds_t c;
+
+    memset(&c, 0, sizeof(c));
+    c.last_modified = apr_time_from_sec(1614834367);   /* 2021-03-04 */
+    return c;
+}
+
+static void matching_if_none_match_is_304(void **state)
+{
+    profile_conds_t c = no_conds();
+
+    c.if_none_match = PROFILE_COND_WEAK;
+    assert_int_equal(conditional(*state, c).status, 304);
+    assert_int_equal(conditional(*state, no_conds()).status, 200);
+}
+
+static void failed_if_match_or_if_unmodified_since_is_412(void **state)
+{
+    profile_conds_t c = no_conds();
+    profile_response_t r;
+
+    c.if_match = PROFILE_COND_NOMATCH;
+    r = conditional(*state, c);
+    assert_int_equal(r.status, 412);
+    assert_hdr(&r, "Cache-Control", "no-store");
+    c = no_conds();
+    c.if_unmodified_since = PROFILE_COND_STRONG;
+    assert_int_equal(conditional(*state, c).status, 412);
+}
+
+static void if_modified_since_is_ignored_beside_if_none_match(void **state)
+{
+    profile_conds_t c = no_conds();
+
+    c.if_none_match = PROFILE_COND_NOMATCH;
+    c.if_modified_since = "Fri, 01 Jan 2100 00:00:00 GMT";
+    assert_int_equal(conditional(*state, c).status, 200);
+}
+
+static void if_modified_since_at_or_after_last_modified_is_304(void **state)
+{
+    profile_conds_t c = no_conds();
+
+    c.if_modified_since = "Thu, 04 Mar 2021 05:06:07 GMT";
+    assert_int_equal(conditional(*state, c).status, 304);
+    c.if_modified_since = "Fri, 01 Jan 2100 00:00:00 GMT";    /* future */
+    assert_int_equal(conditional(*state, c).status, 304);
+    c.if_modified_since = "Thu, 04 Mar 2021 05:06:06 GMT";
+    assert_int_equal(conditional(*state, c).status, 200);
+    c.if_modified_since = "not a date";
+    assert_int_equal(conditional(*state, c).status, 200);
+}
+
+static void satisfied_if_unmodified_since_rules_out_inm_304(void **state)
+{
+    /* httpd's ap_meets_conditions() quirk, kept. */
+    profile_conds_t c = no_conds();
+
+    c.if_unmodified_since = PROFILE_COND_NOMATCH;
+    c.if_none_match = PROFILE_COND_STRONG;
+    assert_int_equal(conditional(*state, c).status, 200);
+}
+
+/* ------------------------------------------ data not loaded (§9) */
+
+static void unavailable_is_503_with_cors_and_retry_after(void **state)
+{
+    apr_pool_t *p = *state;
+    profile_site_t s = site_star();
+    profile_request_t r = get(p, "/profile");
+    profile_response_t resp;
+    json_t *body;
+
+    r.accept_language = "es-MX, en;q=0.5";
+    memset(&resp, 0, sizeof(resp));
+    profile_api_unavailable(&resp, &s, &r, 60, p);
+    assert_int_equal(resp.status, 503);
+    assert_hdr(&resp, "Retry-After", "60");
+    assert_hdr(&resp, "Cache-Control", "no-store");
+    assert_hdr(&resp, "Access-Control-Allow-Origin", "*");
+    assert_hdr(&resp, "Content-Language", "es");
+    body = json_loadb(resp.body, resp.len, 0, NULL);
+    assert_non_null(body);
+    assert_int_equal(json_integer_value(json_object_get(body, "status")),
+                     503);
+    assert_string_equal(json_string_value(json_object_get(body, "title")),
+                        "Servicio no disponible");
+    json_decref(body);
+}
+
+/* ------------------------------------------- Expires and languages */
+
+static void expires_is_request_time_plus_max_age(void **state)
+{
+    apr_pool_t *p = *state;
+    profile_request_t r = get(p, "/profile");
+    profile_response_t resp;
+
+    r.now = apr_time_from_sec(1614834367);      /* 05:06:07 */
+    resp = answer_star(p, &r);
+    assert_hdr(&resp, "Expires", "Thu, 04 Mar 2021 05:11:07 GMT");
+    r = get(p, "/nope");
+    resp = answer_star(p, &r);
+    assert_int_equal(resp.status, 404);
+    assert_no_hdr(&resp, "Expires");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        UNIT_TEST(matching_if_none_match_is_304),
+        UNIT_TEST(failed_if_match_or_if_unmodified_since_is_412),
+        UNIT_TEST(if_modified_since_is_ignored_beside_if_none_match),
+        UNIT_TEST(if_modified_since_at_or_after_last_modified_is_304),
+        UNIT_TEST(satisfied_if_unmodified_since_rules_out_inm_304),
+        UNIT_TEST(unavailable_is_503_with_cors_and_retry_after),
+        UNIT_TEST(expires_is_request_time_plus_max_age),
         UNIT_TEST(get_of_each_route_serves_its_stored_body),
         UNIT_TEST(unfiltered_answers_come_in_the_accepted_coding),
         UNIT_TEST(each_language_has_its_own_coded_forms),
