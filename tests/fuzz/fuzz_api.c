@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_api.c -- a whole request: profile_api_answer() on the sample data,
- * followed by what the glue does with the validators, as mod_profile.c
- * and httpd's ap_meets_conditions() do.
+ * then the validators as the glue applies them: httpd's judgement of the
+ * entity-tag lists (stood in for here) and profile_api_conditions().
  *
  * Input: a request in HTTP/1.1 form, for readable seeds:
  *
@@ -332,6 +332,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     profile_site_t site;
     profile_request_t req;
     profile_response_t resp;
+    profile_conds_t conds;
     int unconfigured, preflight, list;
 
     apr_pool_create(&p, fuzz_root);
@@ -387,22 +388,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                    : fuzz_etag_ok(resp.etag, resp.body, resp.len, st,
                                   resp.lang, p),
                    "ETag %s is not the hash of the body", resp.etag);
-        if (f[F_IF_MATCH] != NULL
-            && !etag_listed(f[F_IF_MATCH], resp.etag, 0, p)) {
-            profile_api_error(&resp, &site, &req, 412, p);
+        /* What httpd's ap_condition_if_*() would say (they need a
+         * request_rec), then the module's own decision. */
+        memset(&conds, 0, sizeof(conds));
+        conds.if_match = f[F_IF_MATCH] == NULL ? PROFILE_COND_NONE
+                         : etag_listed(f[F_IF_MATCH], resp.etag, 0, p)
+                         ? PROFILE_COND_STRONG : PROFILE_COND_NOMATCH;
+        conds.if_none_match = f[F_IF_NONE_MATCH] == NULL ? PROFILE_COND_NONE
+                              : etag_listed(f[F_IF_NONE_MATCH], resp.etag, 1,
+                                            p)
+                              ? PROFILE_COND_WEAK : PROFILE_COND_NOMATCH;
+        conds.if_modified_since = f[F_IF_MODIFIED_SINCE];
+        conds.last_modified = st->mtime;
+        profile_api_conditions(&resp, &site, &req, &conds, p);
+        if (f[F_IF_MATCH] != NULL && conds.if_match == PROFILE_COND_NOMATCH) {
+            FUZZ_CHECK(resp.status == 412, "If-Match: %d", resp.status);
         }
         else if (f[F_IF_NONE_MATCH] != NULL) {
-            if (etag_listed(f[F_IF_NONE_MATCH], resp.etag, 1, p)) {
-                resp.status = 304;
-            }
-        }
-        else if (f[F_IF_MODIFIED_SINCE] != NULL) {
-            apr_time_t t = apr_date_parse_http(f[F_IF_MODIFIED_SINCE]);
-
-            if (t != APR_DATE_BAD
-                && apr_time_sec(t) >= apr_time_sec(st->mtime)) {
-                resp.status = 304;
-            }
+            FUZZ_CHECK(resp.status == (conds.if_none_match
+                                       == PROFILE_COND_WEAK ? 304 : 200),
+                       "If-None-Match: %d", resp.status);
         }
     }
 
