@@ -247,8 +247,8 @@ class TestAnswersMatchTheDocument:
 
 
 def test_every_described_response_happens(api, B, doc, sample):
-    """Each status the document lists for an operation (500 aside: see
-    TestMisconfigured) is one the module really gives for it."""
+    """Each status the document lists for an operation (500 and 503 aside: see
+    TestBrokenLocations) is one the module really gives for it."""
     seen = set()
 
     def see(method, target, headers=None):
@@ -297,7 +297,7 @@ def test_example_is_the_real_answer(api, B, doc, where, ex):
     req = ex.get("x-request")
     if req is None:
         # Only the misconfiguration and bad-data examples, checked by
-        # TestMisconfigured and TestBadData.
+        # TestBrokenLocations.
         assert where.startswith(("InternalServerError ",
                                  "ServiceUnavailable ")), \
             "%s: an example without x-request" % where
@@ -331,28 +331,6 @@ def unconfigured(make_httpd, data_files):
     server.stop()
 
 
-@pytest.mark.allow_log(r"PROFILE0001")
-class TestMisconfigured:
-    @pytest.mark.parametrize("lang", LANGS)
-    @pytest.mark.parametrize("method,target", [
-        ("GET", "/profile"), ("HEAD", "/experience/nope"),
-        ("OPTIONS", "/metrics"), ("POST", "/skills"), ("GET", "/nope")])
-    def test_500_matches_the_document(self, unconfigured, doc, lang,
-                                      method, target):
-        r = unconfigured.request(method, "/m/api/v1" + target,
-                                 {"Accept-Language": lang})
-        assert r.status == 500, r
-        problems = conformance(doc, method, target, r)
-        assert not problems, "\n".join(problems)
-
-    def test_500_example_is_the_real_answer(self, unconfigured, doc):
-        r = unconfigured.get("/m/api/v1/profile")
-        ex = sc.resolve(doc, doc["components"]["responses"]
-                        ["InternalServerError"])
-        ex = ex["content"]["application/json"]["examples"]["en"]
-        assert r.json() == ex["value"]
-
-
 # ------------------------------------------------------------ bad data
 @pytest.fixture(scope="module")
 def unloaded(make_httpd, workdir):
@@ -369,23 +347,31 @@ def unloaded(make_httpd, workdir):
     server.stop()
 
 
-@pytest.mark.allow_log(r"PROFILE0005")
-class TestBadData:
+# Servers whose every answer below the base is one error, the response of
+# the document that describes it, and the base.
+BROKEN = {"unconfigured": (500, "InternalServerError", "/m/api/v1"),
+          "unloaded": (503, "ServiceUnavailable", "/u/api/v1")}
+REQS = [("GET", "/profile"), ("HEAD", "/experience/nope"),
+        ("OPTIONS", "/metrics"), ("POST", "/skills"), ("GET", "/nope")]
+
+
+@pytest.mark.allow_log(r"PROFILE0001", r"PROFILE0005")
+@pytest.mark.parametrize("which", sorted(BROKEN))
+class TestBrokenLocations:
     @pytest.mark.parametrize("lang", LANGS)
-    @pytest.mark.parametrize("method,target", [
-        ("GET", "/profile"), ("HEAD", "/experience/nope"),
-        ("OPTIONS", "/metrics"), ("POST", "/skills"), ("GET", "/nope")])
-    def test_503_matches_the_document(self, unloaded, doc, lang, method,
-                                      target):
-        r = unloaded.request(method, "/u/api/v1" + target,
-                             {"Accept-Language": lang})
-        assert r.status == 503, r
+    @pytest.mark.parametrize("method,target", REQS)
+    def test_error_matches_the_document(self, request, which, doc, lang,
+                                        method, target):
+        status, _, base = BROKEN[which]
+        server = request.getfixturevalue(which)
+        r = server.request(method, base + target, {"Accept-Language": lang})
+        assert r.status == status, r
         problems = conformance(doc, method, target, r)
         assert not problems, "\n".join(problems)
 
-    def test_503_example_is_the_real_answer(self, unloaded, doc):
-        r = unloaded.get("/u/api/v1/profile")
-        ex = sc.resolve(doc, doc["components"]["responses"]
-                        ["ServiceUnavailable"])
+    def test_example_is_the_real_answer(self, request, which, doc):
+        _, name, base = BROKEN[which]
+        r = request.getfixturevalue(which).get(base + "/profile")
+        ex = sc.resolve(doc, doc["components"]["responses"][name])
         ex = ex["content"]["application/json"]["examples"]["en"]
         assert r.json() == ex["value"]
