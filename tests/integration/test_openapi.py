@@ -247,8 +247,9 @@ class TestAnswersMatchTheDocument:
 
 
 def test_every_described_response_happens(api, B, doc, sample):
-    """Each status the document lists for an operation (500 and 503 aside: see
-    see TestBrokenLocations) is one the module really gives for it."""
+    """Each status the document lists for an operation (500 and 503
+    aside: see TestBrokenLocations) is one the module really gives for
+    it."""
     seen = set()
 
     def see(method, target, headers=None):
