@@ -4,7 +4,9 @@
 #
 #   1. copies the distributed tree (`make distdir`) to a temporary directory
 #      and builds libapache2-mod-profile there with `dpkg-buildpackage`;
-#   2. checks the package's relations and contents;
+#   2. checks the package's relations and contents, and that the docs
+#      (packaging.md's `dpkg -c` listing, operations.md's table of installed
+#      files, the links of the installed Markdown files) match them;
 #   3. installs it with apt-get, checks that nothing got enabled, then runs
 #      `a2enmod profile`, `a2enconf profile-site`, `apachectl configtest`;
 #   4. starts the system apache2 with a copy of /etc/apache2 that listens on
@@ -259,6 +261,87 @@ for f in /usr/lib/apache2/modules/mod_profile.so \
 done
 grep -q '^/etc/apache2/.*-enabled' "$tmp/contents" &&
     fail "the package ships links in /etc/apache2/*-enabled"
+
+# The docs describe this package: the `dpkg -c` listing in packaging.md
+# and the table of installed files in operations.md name exactly its
+# paths, and every relative link of its installed Markdown files leads to
+# a file it installs (X or its compressed X.gz; a link into the package
+# that points outside it must exist on this machine).
+say "the docs list the package's files; installed docs link to installed files"
+sed -n '/^    \$ dpkg -c /,/^    \$ /p' "$SRCDIR/docs/packaging.md" |
+    sed '1d;$d' | awk '{print $6}' | sed 's|^\./|/|' | LC_ALL=C sort \
+    >"$tmp/contents.doc"
+LC_ALL=C sort "$tmp/contents" >"$tmp/contents.deb"
+if ! diff -u "$tmp/contents.doc" "$tmp/contents.deb" >"$tmp/contents.diff"
+then
+    cat "$tmp/contents.diff" >&2
+    fail "the dpkg -c listing in docs/packaging.md is not the .deb's (- doc, + .deb)"
+fi
+dpkg-deb -x "$deb" "$tmp/unpacked" || error "dpkg-deb -x failed"
+python3 - "$SRCDIR/docs/operations.md" "$tmp/unpacked" "/usr/share/doc/$PKG" \
+    <<'EOF' || fail "the docs do not match the package (above)"
+import gzip, os, re, sys
+doc, root, docdir = sys.argv[1:]
+bad = []
+
+# operations.md: the table after "The package ... installs:".
+lines = open(doc, encoding="utf-8").read().split("\n")
+start = next(i for i, l in enumerate(lines) if l.startswith("The package `"))
+rows = []
+for l in lines[start + 1:]:
+    if l.startswith("|"):
+        rows.append(l)
+    elif rows:
+        break
+named = []
+for row in rows[2:]:
+    last = None
+    for item in re.findall(r"`([^`]+)`", row.split("|")[1]):
+        if not item.startswith("/"):
+            item = os.path.join(os.path.dirname(last), item)
+        named.append(item)
+        last = item
+shipped = []
+for d, dirs, files in os.walk(root):
+    for f in files + [x for x in dirs if os.path.islink(os.path.join(d, x))]:
+        shipped.append("/" + os.path.relpath(os.path.join(d, f), root))
+for item in named:
+    if not os.path.lexists(root + item.rstrip("/")):
+        bad.append("operations.md's table names %s, which the package lacks" % item)
+for f in sorted(shipped):
+    if not any(f == n or (n.endswith("/") and f.startswith(n)) for n in named):
+        bad.append("operations.md's table does not cover %s" % f)
+
+# Relative links of every installed Markdown file.
+def exists(path, via_link=False):
+    p = root + path
+    if os.path.islink(p):
+        t = os.readlink(p)
+        if not t.startswith("/"):
+            t = os.path.normpath(os.path.join(os.path.dirname(path), t))
+        return exists(t, True)
+    return os.path.exists(p) or (via_link and os.path.exists(path))
+for d, dirs, files in os.walk(root + docdir):
+    for f in files:
+        if not re.search(r"\.md(\.gz)?$", f):
+            continue
+        path = os.path.join(d, f)
+        text = (gzip.open if f.endswith(".gz") else open)(
+            path, "rt", encoding="utf-8").read()
+        here = os.path.dirname(path)[len(root):]
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"^[a-z]+:", target) or target.startswith("#"):
+                continue
+            target = target.split("#")[0]
+            p = os.path.normpath(os.path.join(here, target))
+            if not (exists(p) or exists(p + ".gz")):
+                bad.append("%s links to %s, which the package does not install"
+                           % (path[len(root):], target))
+for b in bad:
+    print(b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+EOF
+echo "packaging.md's listing, operations.md's table and the installed docs' links match"
 
 # ----------------------------------------------------------- 3. install
 say "apt-get install $deb"
