@@ -4,16 +4,23 @@
 #
 #   1. copies the distributed tree (`make distdir`) to a temporary directory
 #      and builds libapache2-mod-profile there with `dpkg-buildpackage`;
-#   2. checks the package's relations and contents;
+#   2. checks the package's relations and contents, and that the docs
+#      (packaging.md's `dpkg -c` listing, operations.md's table of installed
+#      files, the links of the installed Markdown files) match them;
 #   3. installs it with apt-get, checks that nothing got enabled, then runs
 #      `a2enmod profile`, `a2enconf profile-site`, `apachectl configtest`;
 #   4. starts the system apache2 with a copy of /etc/apache2 that listens on
-#      a free loopback port (a running apache2 on port 80 is not touched)
-#      and reads the API: 200 JSON in English, Spanish by Accept-Language,
-#      304 for the ETag;
+#      a free loopback port (a running apache2 on port 80 is not touched),
+#      with a virtual host holding the <IfModule profile_module> block that
+#      docs/operations.md tells administrators to copy, and reads the API:
+#      200 JSON in English, Spanish by Accept-Language, 304 for the ETag,
+#      200 from the copied block;
 #   5. purges the package and checks that its files and links are gone, that
-#      `apachectl configtest` still passes and that /etc/apache2 and
-#      /var/lib/apache2 are as they were before.
+#      `apachectl configtest` still passes, that a fresh copy of
+#      /etc/apache2 with the copied virtual host still in place parses,
+#      starts and answers (a static file, httpd's 404 for the API), that the
+#      same block without <IfModule> would not parse, and that /etc/apache2
+#      and /var/lib/apache2 are as they were before.
 #
 # It changes the machine while it runs, so it runs only as root and only
 # when the package is not installed yet; whatever happens, it stops its
@@ -255,6 +262,87 @@ done
 grep -q '^/etc/apache2/.*-enabled' "$tmp/contents" &&
     fail "the package ships links in /etc/apache2/*-enabled"
 
+# The docs describe this package: the `dpkg -c` listing in packaging.md
+# and the table of installed files in operations.md name exactly its
+# paths, and every relative link of its installed Markdown files leads to
+# a file it installs (X or its compressed X.gz; a link into the package
+# that points outside it must exist on this machine).
+say "the docs list the package's files; installed docs link to installed files"
+sed -n '/^    \$ dpkg -c /,/^    \$ /p' "$SRCDIR/docs/packaging.md" |
+    sed '1d;$d' | awk '{print $6}' | sed 's|^\./|/|' | LC_ALL=C sort \
+    >"$tmp/contents.doc"
+LC_ALL=C sort "$tmp/contents" >"$tmp/contents.deb"
+if ! diff -u "$tmp/contents.doc" "$tmp/contents.deb" >"$tmp/contents.diff"
+then
+    cat "$tmp/contents.diff" >&2
+    fail "the dpkg -c listing in docs/packaging.md is not the .deb's (- doc, + .deb)"
+fi
+dpkg-deb -x "$deb" "$tmp/unpacked" || error "dpkg-deb -x failed"
+python3 - "$SRCDIR/docs/operations.md" "$tmp/unpacked" "/usr/share/doc/$PKG" \
+    <<'EOF' || fail "the docs do not match the package (above)"
+import gzip, os, re, sys
+doc, root, docdir = sys.argv[1:]
+bad = []
+
+# operations.md: the table after "The package ... installs:".
+lines = open(doc, encoding="utf-8").read().split("\n")
+start = next(i for i, l in enumerate(lines) if l.startswith("The package `"))
+rows = []
+for l in lines[start + 1:]:
+    if l.startswith("|"):
+        rows.append(l)
+    elif rows:
+        break
+named = []
+for row in rows[2:]:
+    last = None
+    for item in re.findall(r"`([^`]+)`", row.split("|")[1]):
+        if not item.startswith("/"):
+            item = os.path.join(os.path.dirname(last), item)
+        named.append(item)
+        last = item
+shipped = []
+for d, dirs, files in os.walk(root):
+    for f in files + [x for x in dirs if os.path.islink(os.path.join(d, x))]:
+        shipped.append("/" + os.path.relpath(os.path.join(d, f), root))
+for item in named:
+    if not os.path.lexists(root + item.rstrip("/")):
+        bad.append("operations.md's table names %s, which the package lacks" % item)
+for f in sorted(shipped):
+    if not any(f == n or (n.endswith("/") and f.startswith(n)) for n in named):
+        bad.append("operations.md's table does not cover %s" % f)
+
+# Relative links of every installed Markdown file.
+def exists(path, via_link=False):
+    p = root + path
+    if os.path.islink(p):
+        t = os.readlink(p)
+        if not t.startswith("/"):
+            t = os.path.normpath(os.path.join(os.path.dirname(path), t))
+        return exists(t, True)
+    return os.path.exists(p) or (via_link and os.path.exists(path))
+for d, dirs, files in os.walk(root + docdir):
+    for f in files:
+        if not re.search(r"\.md(\.gz)?$", f):
+            continue
+        path = os.path.join(d, f)
+        text = (gzip.open if f.endswith(".gz") else open)(
+            path, "rt", encoding="utf-8").read()
+        here = os.path.dirname(path)[len(root):]
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"^[a-z]+:", target) or target.startswith("#"):
+                continue
+            target = target.split("#")[0]
+            p = os.path.normpath(os.path.join(here, target))
+            if not (exists(p) or exists(p + ".gz")):
+                bad.append("%s links to %s, which the package does not install"
+                           % (path[len(root):], target))
+for b in bad:
+    print(b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+EOF
+echo "packaging.md's listing, operations.md's table and the installed docs' links match"
+
 # ----------------------------------------------------------- 3. install
 say "apt-get install $deb"
 # Only this package may be installed: anything else would stay behind.
@@ -284,28 +372,67 @@ port=$(python3 -c 'import socket
 s = socket.socket()
 s.bind(("127.0.0.1", 0))
 print(s.getsockname()[1])') || error "no free port"
-say "the system apache2 on 127.0.0.1:$port (a copy of /etc/apache2)"
-server_confdir=$tmp/apache2
-cp -a /etc/apache2 "$server_confdir" || error "cannot copy /etc/apache2"
-mkdir -p "$tmp/run" "$tmp/lock" "$tmp/log" || error "mkdir"
-chown www-data "$tmp/lock" 2>/dev/null
-echo "Listen 127.0.0.1:$port" >"$server_confdir/ports.conf"
-cat >>"$server_confdir/envvars" <<EOF
+base=http://127.0.0.1:$port/api/v1
+copied=http://127.0.0.1:$port/copied/api/v1
+
+# The block docs/operations.md tells administrators to copy into a virtual
+# host of their own (the first <IfModule profile_module> there), at
+# /copied/api/v1 so that it is told apart from the example's /api/v1.
+awk '/^    <IfModule profile_module>$/ { p = 1 }
+     p { print substr($0, 5) }
+     p && /^    <\/IfModule>$/ { exit }' "$SRCDIR/docs/operations.md" |
+    sed 's|/api/v1|/copied/api/v1|' >"$tmp/copied-block.conf"
+grep -q '^        SetHandler profile$' "$tmp/copied-block.conf" &&
+    grep -q '^        ProfileData ' "$tmp/copied-block.conf" ||
+    fail "docs/operations.md has no <IfModule profile_module> block to copy"
+mkdir -p "$tmp/www" || error "mkdir"
+echo "a static file beside the API" >"$tmp/www/static.txt"
+
+# A copy of /etc/apache2 as it is now, listening on 127.0.0.1:$port, with
+# its own runtime files and, in sites-enabled, a virtual host holding the
+# block an administrator copied from docs/operations.md.
+setup_server_copy()
+{
+    server_confdir=$tmp/apache2
+    rm -rf "$server_confdir"
+    cp -a /etc/apache2 "$server_confdir" || error "cannot copy /etc/apache2"
+    mkdir -p "$tmp/run" "$tmp/lock" "$tmp/log" || error "mkdir"
+    chown www-data "$tmp/lock" 2>/dev/null
+    echo "Listen 127.0.0.1:$port" >"$server_confdir/ports.conf"
+    cat >>"$server_confdir/envvars" <<EOF
 # tests/package/run.sh: this copy's own runtime files
 export APACHE_PID_FILE=$tmp/run/apache2.pid
 export APACHE_RUN_DIR=$tmp/run
 export APACHE_LOCK_DIR=$tmp/lock
 export APACHE_LOG_DIR=$tmp/log
 EOF
-APACHE_CONFDIR=$server_confdir timeout 60 apache2ctl start ||
-    fail "apache2ctl start failed: $(cat "$tmp/log/error.log" 2>/dev/null)"
-base=http://127.0.0.1:$port/api/v1
-i=0
-until curl -s -o /dev/null --max-time 2 "$base/profile"; do
-    i=$((i + 1))
-    [ $i -lt 50 ] || fail "the server does not answer on $port"
-    sleep 0.2
-done
+    {
+        echo "# copied by an administrator from docs/operations.md"
+        echo "<VirtualHost 127.0.0.1:$port>"
+        echo "    ServerName copied.example"
+        echo "    DocumentRoot $tmp/www"
+        echo "    <Directory $tmp/www>"
+        echo "        Require all granted"
+        echo "    </Directory>"
+        sed 's/^/    /' "$tmp/copied-block.conf"
+        echo "</VirtualHost>"
+    } >"$server_confdir/sites-enabled/zz-copied-profile.conf"
+}
+start_test_server()
+{
+    APACHE_CONFDIR=$server_confdir timeout 60 apache2ctl start ||
+        fail "apache2ctl start failed: $(cat "$tmp/log/error.log" 2>/dev/null)"
+    i=0
+    until curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$port/"; do
+        i=$((i + 1))
+        [ $i -lt 50 ] || fail "the server does not answer on $port"
+        sleep 0.2
+    done
+}
+
+say "the system apache2 on 127.0.0.1:$port (a copy of /etc/apache2)"
+setup_server_copy
+start_test_server
 
 # GET $1 with extra curl arguments; prints the status code (none when curl
 # fails), headers in $tmp/headers, body in $tmp/b.
@@ -361,6 +488,11 @@ code=$(get "$base/profile" -H "If-None-Match: $etag")
 [ "$(header ETag)" = "$etag" ] || fail "the 304 carries ETag $(header ETag)"
 echo "GET /profile, If-None-Match: $etag: 304"
 
+code=$(get "$copied/profile")
+[ "$code" = 200 ] || fail "GET /copied/api/v1/profile (the copied block): $code"
+check_profile_body en
+echo "GET /copied/api/v1/profile (the block copied into a virtual host): 200"
+
 if grep -E '\[profile:(warn|error|crit|alert|emerg)\]' "$tmp/log/error.log"
 then
     fail "the server logged problems of mod_profile"
@@ -381,6 +513,44 @@ for p in $TRACES; do
 done
 say "apachectl configtest after the purge"
 apachectl configtest || fail "apachectl configtest fails after the purge"
+
+# The administrator's virtual host with the copied block is still there:
+# Apache must still parse it, start, and serve everything else.
+say "after the purge, with the copied <IfModule> block still in a site"
+setup_server_copy
+APACHE_CONFDIR=$server_confdir apache2ctl configtest ||
+    fail "configtest fails after the purge with the copied block in place"
+start_test_server
+code=$(get "http://127.0.0.1:$port/static.txt")
+[ "$code" = 200 ] && grep -qx "a static file beside the API" "$tmp/b" ||
+    fail "GET /static.txt after the purge: ${code:-no answer}, not 200"
+echo "GET /static.txt: 200"
+for url in "$copied/profile" "$base/profile"; do
+    code=$(get "$url")
+    [ "$code" = 404 ] ||
+        fail "GET $url after the purge: ${code:-no answer}, not 404"
+    case $(header Content-Type) in
+        application/json*|application/problem+json*)
+            fail "GET $url after the purge: a JSON answer" ;;
+    esac
+    echo "GET $url: httpd's 404"
+done
+stop_test_server
+# The same block without its <IfModule> is what breaks a server: checked,
+# so that the check above means something.
+setup_server_copy
+sed -i '/^    <IfModule profile_module>$/d; /^    <\/IfModule>$/d' \
+    "$server_confdir/sites-enabled/zz-copied-profile.conf"
+if APACHE_CONFDIR=$server_confdir apache2ctl configtest \
+        >"$tmp/unwrapped.log" 2>&1; then
+    fail "the copied block without <IfModule> parses after the purge"
+fi
+grep -q "Invalid command 'ProfileData'" "$tmp/unwrapped.log" || {
+    cat "$tmp/unwrapped.log" >&2
+    fail "unexpected configtest error without <IfModule>"
+}
+echo "without <IfModule>: $(grep -m1 "Invalid command" "$tmp/unwrapped.log")"
+server_confdir=
 
 cleanup_state_dirs
 after=$(snapshot)
