@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The configuration matrix: the integration tests of routing, negotiation,
 # validators, errors, CORS, reloads and coexistence with other modules,
 # again under each server configuration that run.sh (event MPM, minimal

@@ -133,6 +133,16 @@ def test_keep_never_takes_the_server_down(make_httpd, workdir, sample, kind):
             assert (r.status, r.etag, r.body) == (good.status, good.etag,
                                                   good.body), how
             assert _other_serves(server)
+        # apachectl restart (httpd -k restart) reads the configuration
+        # too: it works.
+        offset = pu.log_size(server)
+        cp = server.ctl("-k", "restart")
+        assert cp.returncode == 0, cp.stderr
+        assert h.wait_for(lambda: "PROFILE0003" in pu.log_since(
+            server, offset) and server.answers(), timeout=30)
+        r = _get(server, "/api/v1/profile")
+        assert (r.status, r.etag) == (200, good.etag)
+        assert _other_serves(server)
 
         # stop and graceful-stop work with the bad file.
         pid = server.pid
@@ -171,6 +181,10 @@ def test_refuse_fails_commands_but_keeps_a_running_server(
         cp = server.graceful()
         assert cp.returncode != 0 and "PROFILE0007" in cp.stderr
         assert server.pid == pid and set(pu.children(pid)) == kids
+        # So does -k restart (apachectl restart).
+        cp = server.ctl("-k", "restart")
+        assert cp.returncode != 0 and "PROFILE0007" in cp.stderr
+        assert set(pu.children(pid)) == kids
         # A raw signal reaches the parent anyway: last good data.
         for how in ("USR1", "HUP"):
             text = pu.restart(server, how)

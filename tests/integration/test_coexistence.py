@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The API beside the modules real servers load, each on the same server as
 the API (`<Location /api/v1> SetHandler profile ...`): mod_rewrite,
 mod_alias, mod_headers, mod_expires, mod_status, and ModSecurity with the

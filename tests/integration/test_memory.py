@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The parent's memory over graceful reloads of a big data file.
 
 The httpd parent loads the data at every graceful restart (SIGUSR1) and
