@@ -180,6 +180,9 @@ def test_refuse_fails_commands_but_keeps_a_running_server(
         # -k graceful refuses before the running server is touched.
         # (Untouched: no restart logged, and every child still there;
         # prefork may have started spare ones meanwhile.)
+        # (The start's own "resuming normal operations" line may come
+        # after the first answers: wait for it.)
+        assert h.wait_for(lambda: pu.RESUMING.search(server.read_log()))
         pid, kids = server.pid, set(pu.children(server.pid))
         offset = pu.log_size(server)
         cp = server.graceful()
