@@ -266,18 +266,15 @@ static int profile_pre_config(apr_pool_t *pconf, apr_pool_t *plog,
     return profile_config_pre_config(pconf, plog, ptemp);
 }
 
-/* Once the whole configuration is read: every SetHandler has its data,
- * and every data file is validated or loaded (mod_profile_reload.c). */
+/* Once the whole configuration is read: every ProfileData knows its
+ * base, and every data file is validated or loaded
+ * (mod_profile_reload.c). */
 static int profile_check_config(apr_pool_t *pconf, apr_pool_t *plog,
                                 apr_pool_t *ptemp, server_rec *s)
 {
-    int rv = profile_check_handlers(pconf, ptemp, s);
-
     (void)plog;
-    if (profile_load_all(pconf, ptemp, s) != OK) {
-        rv = !OK;
-    }
-    return rv;
+    profile_config_bases(s, pconf);
+    return profile_load_all(pconf, ptemp, s);
 }
 
 static int profile_post_config(apr_pool_t *pconf, apr_pool_t *plog,

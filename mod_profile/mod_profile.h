@@ -8,8 +8,6 @@
  *   mod_profile_config.c  directives, per-directory configuration, merge
  *   mod_profile_reload.c  loading data files; last good data across
  *                         restarts; what a restart logs
- *   mod_profile_check.c   what the configuration tree says: a section's
- *                         API base, SetHandler without ProfileData
  *
  * Glue only: everything that can be decided without httpd lives in the
  * pure core (profile_*.c).
@@ -80,6 +78,9 @@ int profile_data_compressed(const profile_data_t *d);
 /* Non-zero when a bad file is to make the configuration fail
  * (ProfileBadData refuse in a section naming it, or its server). */
 int profile_data_refused(const profile_data_t *d);
+/* Gives each ProfileData in a <Location> (or an <If> within one) that
+ * section's path as its API base; once the whole configuration is read. */
+void profile_config_bases(server_rec *main_server, apr_pool_t *p);
 /* The URL path of the API base of a section, or NULL. */
 const char *profile_api_base(const profile_dir_conf *conf);
 /* The rest of `uri` below `base` ("" or "/..."), or NULL. */
@@ -89,17 +90,5 @@ const char *profile_below(const char *uri, const char *base);
 int profile_load_all(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s);
 int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
                                server_rec *s);
-
-/* mod_profile_check.c */
-/* A copy of URL path `path` without trailing slashes ("/" gives ""). */
-const char *profile_base_of(const char *path, apr_pool_t *p);
-/* The API base where the directive of `cmd` stands: its <Location>'s
- * path, or NULL outside a plain <Location>. */
-const char *profile_location_base(cmd_parms *cmd);
-/* !OK at start-up when a SetHandler profile has no ProfileData; in a
- * restarting parent the problem is only logged, by the next call. */
-int profile_check_handlers(apr_pool_t *pconf, apr_pool_t *ptemp,
-                           server_rec *s);
-void profile_check_log_deferred(server_rec *s);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "httpd.h"
 #include "http_config.h"
+#include "http_core.h"
 
 #include <apr_lib.h>
 #include <apr_strings.h>
@@ -131,6 +132,59 @@ const char *profile_api_base(const profile_dir_conf *conf)
     return conf->base_path ? conf->base_path : conf->data_base;
 }
 
+/* A copy of URL path `path` without trailing slashes ("/" gives ""). */
+static const char *base_of(const char *path, apr_pool_t *p)
+{
+    apr_size_t n = strlen(path);
+
+    while (n > 0 && path[n - 1] == '/') {
+        n--;
+    }
+    return apr_pstrmemdup(p, path, n);
+}
+
+/* Gives ProfileData in section `sect`, and in the <If> sections within
+ * it, the API base `base`. */
+static void set_bases(ap_conf_vector_t *sect, const char *base)
+{
+    profile_dir_conf *conf = ap_get_module_config(sect, &profile_module);
+    core_dir_config *core = ap_get_core_module_config(sect);
+    int i;
+
+    if (conf != NULL && conf->data != NULL) {
+        conf->data_base = base;
+    }
+    for (i = 0; core->sec_if != NULL && i < core->sec_if->nelts; i++) {
+        set_bases(APR_ARRAY_IDX(core->sec_if, i, ap_conf_vector_t *), base);
+    }
+}
+
+/* The API base of ProfileData is the path of the <Location> it stands
+ * in (CONTRACT §1), as httpd parsed it: each server's <Location>
+ * sections (a virtual host's list holds the main server's too).  A
+ * <LocationMatch>, a wildcard path, <Directory> or server level gives
+ * none: ProfileBasePath says it there. */
+void profile_config_bases(server_rec *main_server, apr_pool_t *p)
+{
+    server_rec *s;
+    int i;
+
+    for (s = main_server; s != NULL; s = s->next) {
+        core_server_config *sconf = ap_get_core_module_config(s->module_config);
+        apr_array_header_t *sec_url = sconf->sec_url;
+
+        for (i = 0; i < sec_url->nelts; i++) {
+            ap_conf_vector_t *sect = APR_ARRAY_IDX(sec_url, i,
+                                                   ap_conf_vector_t *);
+            core_dir_config *core = ap_get_core_module_config(sect);
+
+            if (core->r == NULL && !core->d_is_fnmatch && core->d != NULL) {
+                set_bases(sect, base_of(core->d, p));
+            }
+        }
+    }
+}
+
 /* Below the base means the base itself or base + "/..." (§2). */
 const char *profile_below(const char *uri, const char *base)
 {
@@ -166,7 +220,6 @@ static const char *set_data(cmd_parms *cmd, void *dconf, const char *arg)
     use->line = cmd->directive->line_num;
     use->conf = conf;
     conf->data = d;
-    conf->data_base = profile_location_base(cmd);
     return NULL;
 }
 
@@ -178,7 +231,7 @@ static const char *set_base_path(cmd_parms *cmd, void *dconf,
     if (arg[0] != '/') {
         return "ProfileBasePath: the base path must start with '/'";
     }
-    conf->base_path = profile_base_of(arg, cmd->pool);
+    conf->base_path = base_of(arg, cmd->pool);
     return NULL;
 }
 

@@ -308,7 +308,6 @@ int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
     if (ap_state_query(AP_SQ_MAIN_STATE) != AP_SQ_MS_CREATE_CONFIG) {
         return OK;
     }
-    profile_check_log_deferred(s);
     for (hi = files ? apr_hash_first(ptemp, files) : NULL; hi;
          hi = apr_hash_next(hi)) {
         const profile_data_t *d = apr_hash_this_val(hi);
