@@ -19,6 +19,7 @@
 #include "profile_api.h"
 #include "profile_cors.h"
 #include "profile_enc.h"
+#include "profile_etag.h"
 #include "profile_hdr.h"
 #include "profile_lang.h"
 #include "profile_problem.h"

@@ -22,6 +22,7 @@
 #include <brotli/decode.h>
 #include <zlib.h>
 
+#include "profile_etag.h"
 #include "profile_store.h"
 
 #ifndef PROFILE_SRCDIR

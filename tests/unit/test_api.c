@@ -13,6 +13,7 @@
 
 #include "unit.h"
 #include "profile_api.h"
+#include "profile_etag.h"
 
 #define JSON "application/json"
 #define PROBLEM "application/problem+json"

@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "unit.h"
+#include "profile_etag.h"
 #include "profile_store.h"
 
 #define DOC_NAME "mem.json"
@@ -680,7 +681,7 @@ static void etag_is_quoted_and_depends_only_on_bytes(void **state)
 /* ------------------------------------------------- golden ETags
  *
  * ETags pinned to values computed outside this code, with Python's
- * hashlib, from the algorithm of profile_store.c:
+ * hashlib, from the algorithm of profile_etag.c:
  *
  *   body:        "\"p1-" + sha1(body).hexdigest()[:16] + "\""
  *   collection:  the same over sha1(b"[" + sha1(e1).digest() + ...)
