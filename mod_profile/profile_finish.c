@@ -65,7 +65,9 @@ struct profile_finish {
     int nthreads;
 };
 
-static job_t *take(profile_finish_t *w)
+/* The next job to run, waiting for one while more may come; NULL when
+ * none is left. */
+static job_t *next_job(profile_finish_t *w)
 {
     job_t *j = NULL;
 
@@ -105,8 +107,9 @@ static void run_job(const profile_finish_t *w, job_t *j)
     }
 }
 
-/* A thread of the pool (t NULL: the loading thread, at the end). */
-static void *APR_THREAD_FUNC worker(apr_thread_t *t, void *data)
+/* A thread of the pool: runs jobs until none is left (t NULL: the
+ * loading thread, at the end). */
+static void *APR_THREAD_FUNC finish_thread(apr_thread_t *t, void *data)
 {
     profile_finish_t *w = data;
     job_t *j;
@@ -116,7 +119,7 @@ static void *APR_THREAD_FUNC worker(apr_thread_t *t, void *data)
     if (t != NULL) {
         apr_setup_signal_thread();
     }
-    while ((j = take(w)) != NULL) {
+    while ((j = next_job(w)) != NULL) {
         run_job(w, j);
     }
     return NULL;
@@ -163,8 +166,8 @@ profile_finish_t *profile_finish_start(apr_size_t cap, apr_size_t size,
         return w;
     }
     for (i = 1; i < ncpu && w->nthreads < MAX_THREADS; i++) {
-        if (apr_thread_create(&w->threads[w->nthreads], NULL, worker, w,
-                              w->pool) == APR_SUCCESS) {
+        if (apr_thread_create(&w->threads[w->nthreads], NULL, finish_thread,
+                              w, w->pool) == APR_SUCCESS) {
             w->nthreads++;
         }
     }
@@ -219,7 +222,7 @@ void profile_finish_all(profile_finish_t *w, apr_pool_t *p)
         w->published = w->queued;
         w->done = 1;
     }
-    worker(NULL, w);
+    finish_thread(NULL, w);
     for (t = 0; t < w->nthreads; t++) {
         apr_status_t rv;
 
