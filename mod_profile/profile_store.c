@@ -72,7 +72,7 @@ static void render_collection(profile_store_t *st, int k, json_t *root,
     int l, has_ids = sc->fields[0].kind == PROFILE_K_ID;
     size_t i, n = json_array_size(list);
     apr_size_t *offs = malloc(sizeof(apr_size_t) * (n + 1) * 2);
-    profile_sbuf_t b = {NULL, 0, 0};
+    profile_sbuf_t b = {.buf = NULL, .len = 0, .cap = 0};
     json_t *el;
 
     if (offs == NULL) {
@@ -149,7 +149,7 @@ static void render_object_route(profile_body_t **out, profile_store_t *st,
                                  const profile_field_t *fields, json_t *src,
                                  profile_finish_t *w, apr_pool_t *p)
 {
-    profile_sbuf_t b = {NULL, 0, 0};
+    profile_sbuf_t b = {.buf = NULL, .len = 0, .cap = 0};
     int l;
 
     *out = apr_pcalloc(p, sizeof(profile_body_t) * (size_t)st->nlangs);
@@ -168,7 +168,9 @@ static void render_object_route(profile_body_t **out, profile_store_t *st,
 /* ------------------------------------------------------------------ */
 /* Loading                                                             */
 
-static const profile_load_opts_t default_opts = {1, 0, 0};
+static const profile_load_opts_t default_opts = {
+    .render = 1, .compress = 0, .max_size = 0
+};
 
 apr_status_t profile_store_parse(profile_store_t **out, const char **errmsg,
                                  const char *buf, apr_size_t len,

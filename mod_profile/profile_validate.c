@@ -142,13 +142,14 @@ static int check_text(vctx_t *c, json_t *v, const path_t *at)
                     type_name(v));
     }
     json_object_foreach(v, key, tr) {
-        path_t here = {at, key, 0};
+        path_t here = {.up = at, .key = key};
         if (lang_index(c, key) < 0) {
             return fail(c, at, "unknown language %s (the file declares %s)",
                         quoted(c, key),
                         apr_array_pstrcat(c->p, &(apr_array_header_t){
-                            c->p, sizeof(char *), c->nlangs, c->nlangs,
-                            (char *)c->langs}, ','));
+                            .pool = c->p, .elt_size = sizeof(char *),
+                            .nelts = c->nlangs, .nalloc = c->nlangs,
+                            .elts = (char *)c->langs}, ','));
         }
         if (!json_is_string(tr)) {
             return fail(c, &here, "expected a string, found %s",
@@ -214,7 +215,7 @@ static int check_value(vctx_t *c, const profile_field_t *f, json_t *v,
             return fail(c, at, "expected an array, found %s", type_name(v));
         }
         json_array_foreach(v, i, el) {
-            path_t here = {at, NULL, i};
+            path_t here = {.up = at, .key = NULL, .index = i};
             if (json_is_null(el)) {
                 return fail(c, &here, "null is not allowed (expected %s)",
                             f->kind == PROFILE_K_TEXTLIST ? "a text value"
@@ -243,7 +244,7 @@ static int check_object(vctx_t *c, const profile_field_t *fields, json_t *v,
         return fail(c, at, "expected an object, found %s", type_name(v));
     }
     json_object_foreach(v, key, member) {
-        path_t here = {at, key, 0};
+        path_t here = {.up = at, .key = key};
         for (f = fields; f->name && strcmp(f->name, key) != 0; f++) {
         }
         if (f->name == NULL) {
@@ -254,7 +255,7 @@ static int check_object(vctx_t *c, const profile_field_t *fields, json_t *v,
         }
     }
     for (f = fields; f->name; f++) {
-        path_t here = {at, f->name, 0};
+        path_t here = {.up = at, .key = f->name};
         if (f->kind != PROFILE_K_LANGS && f->kind != PROFILE_K_SCHEMA
             && json_object_get(v, f->name) == NULL) {
             return fail(c, &here, "missing required field \"%s\"", f->name);
@@ -267,7 +268,7 @@ static int check_languages(vctx_t *c, json_t *root)
 {
     static const char *const defaults[] = {"en", "es"};
     json_t *v = json_object_get(root, "languages");
-    path_t at = {NULL, "languages", 0};
+    path_t at = {.up = NULL, .key = "languages"};
     size_t i;
     json_t *el;
 
@@ -286,7 +287,7 @@ static int check_languages(vctx_t *c, json_t *root)
     c->nlangs = (int)json_array_size(v);
     c->langs = apr_pcalloc(c->p, sizeof(char *) * (size_t)c->nlangs);
     json_array_foreach(v, i, el) {
-        path_t here = {&at, NULL, i};
+        path_t here = {.up = &at, .key = NULL, .index = i};
         const char *tag = json_string_value(el);
         size_t n, k;
 
@@ -320,14 +321,14 @@ static int check_unique_ids(vctx_t *c, json_t *root)
     for (k = 0; k < PROFILE_COLL_COUNT; k++) {
         apr_hash_t *seen = apr_hash_make(c->p);
         json_t *list = json_object_get(root, profile_schema_colls[k].key);
-        path_t coll = {NULL, profile_schema_colls[k].key, 0};
+        path_t coll = {.up = NULL, .key = profile_schema_colls[k].key};
         size_t i;
         json_t *el;
 
         json_array_foreach(list, i, el) {
             const char *id = json_string_value(json_object_get(el, "id"));
-            path_t item = {&coll, NULL, i};
-            path_t at = {&item, "id", 0};
+            path_t item = {.up = &coll, .key = NULL, .index = i};
+            path_t at = {.up = &item, .key = "id"};
             const size_t *first;
 
             if (id == NULL) {
@@ -349,7 +350,7 @@ static int check_unique_ids(vctx_t *c, json_t *root)
 int profile_validate(json_t *root, const char *name, const char ***langs,
                      int *nlangs, const char **err, apr_pool_t *p)
 {
-    vctx_t c = {p, name, 0, NULL, NULL};
+    vctx_t c = {.p = p, .name = name};
 
     if (!json_is_object(root)) {
         fail(&c, NULL, "expected an object, found %s", type_name(root));

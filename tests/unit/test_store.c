@@ -1448,7 +1448,7 @@ static void check_coded(const profile_body_t *b, int want, apr_pool_t *p)
 static void compressed_forms_exist_for_what_is_served_unfiltered(void **state)
 {
     apr_pool_t *p = POOL(state);
-    profile_load_opts_t o = {1, 1, 0};
+    profile_load_opts_t o = {.render = 1, .compress = 1, .max_size = 0};
     profile_store_t *st = NULL, *plain;
     const char *err = NULL;
     int l, k, i;
@@ -1481,7 +1481,7 @@ static void compressed_forms_exist_for_what_is_served_unfiltered(void **state)
 static void validating_only_renders_nothing(void **state)
 {
     apr_pool_t *p = POOL(state);
-    profile_load_opts_t o = {0, 1, 0};
+    profile_load_opts_t o = {.render = 0, .compress = 1, .max_size = 0};
     profile_store_t *st = (profile_store_t *)&o;
     const char *err = NULL;
 
@@ -1499,7 +1499,8 @@ static void validating_only_renders_nothing(void **state)
 static void files_over_the_size_limit_are_refused_unread(void **state)
 {
     apr_pool_t *p = POOL(state);
-    profile_load_opts_t o = {1, 0, 1000};
+    profile_load_opts_t o = {.render = 1, .compress = 0,
+                             .max_size = 1000};
     profile_store_t *st = NULL;
     const char *err = NULL;
 

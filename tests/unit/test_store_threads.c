@@ -218,7 +218,7 @@ static long usable_cpus(void)
 static apr_status_t load(profile_store_t **st, const char **err,
                          const char *doc, apr_size_t len, apr_pool_t *p)
 {
-    profile_load_opts_t o = {1, 1, 0};
+    profile_load_opts_t o = {.render = 1, .compress = 1, .max_size = 0};
 
     return profile_store_parse_opts(st, err, doc, len, "big.json", 0, &o, p);
 }
