@@ -25,6 +25,8 @@
 #include "profile_text.h"
 #include "profile_validate.h"
 
+/* The folded search keys of element `el` of collection k, in each
+ * language: every text of the fields the filters search (§8 rule 5). */
 static void fold_keys(profile_item_t *item, int k, json_t *el,
                       const profile_store_t *st, apr_pool_t *p)
 {
