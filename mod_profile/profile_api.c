@@ -19,6 +19,7 @@
 #include "profile_api.h"
 #include "profile_cors.h"
 #include "profile_enc.h"
+#include "profile_etag.h"
 #include "profile_hdr.h"
 #include "profile_lang.h"
 #include "profile_problem.h"
@@ -53,9 +54,11 @@ static int wants_problem_json(const char *accept)
     return 0;
 }
 
-/* The fields every response carries (§4, §5, §6). */
-static void start(profile_response_t *resp, const profile_site_t *site,
-                  const profile_request_t *req, apr_pool_t *p)
+/* Begins every answer: resp emptied, and the fields every response
+ * carries (§4, §5, §6). */
+static void begin_response(profile_response_t *resp,
+                           const profile_site_t *site,
+                           const profile_request_t *req, apr_pool_t *p)
 {
     int preflight = req->method == PROFILE_M_OPTIONS && req->origin != NULL
                     && req->acr_method != NULL;
@@ -139,9 +142,10 @@ static void stored(profile_response_t *resp, const profile_site_t *site,
 }
 
 /* Makes resp an error answer with the given problem body. */
-static void failed(profile_response_t *resp, const profile_site_t *site,
-                   const profile_request_t *req, int status,
-                   const char *body, apr_size_t len)
+static void answer_problem(profile_response_t *resp,
+                           const profile_site_t *site,
+                           const profile_request_t *req, int status,
+                           const char *body, apr_size_t len)
 {
     resp->status = status;
     resp->body = body;
@@ -173,7 +177,7 @@ static void not_found(profile_response_t *resp, const profile_site_t *site,
     arg = profile_text_printable(arg, strlen(arg), PRINTABLE_MAX, p);
     body = profile_problem_render(&len, 404, msg, arg,
                                   lang_name(site, resp->lang), p);
-    failed(resp, site, req, 404, body, len);
+    answer_problem(resp, site, req, 404, body, len);
 }
 
 /* The elements of `coll` whose keys contain `value`, as a JSON array.
@@ -181,10 +185,12 @@ static void not_found(profile_response_t *resp, const profile_site_t *site,
  * forms); otherwise the bytes are joined and the ETag computed from the
  * elements' hashes, as the collection's own, so its cost does not grow
  * with the bytes. */
-static void filter(profile_response_t *resp, const profile_site_t *site,
-                   const profile_request_t *req, const profile_coll_t *coll,
-                   int lang, const char *value, apr_size_t value_len,
-                   apr_pool_t *p)
+static void answer_filtered(profile_response_t *resp,
+                            const profile_site_t *site,
+                            const profile_request_t *req,
+                            const profile_coll_t *coll, int lang,
+                            const char *value, apr_size_t value_len,
+                            apr_pool_t *p)
 {
     const char *needle = profile_text_fold(value, value_len, p);
     apr_size_t total = 2;
@@ -234,7 +240,7 @@ void profile_api_answer(profile_response_t *resp, const profile_site_t *site,
     apr_size_t len;
     const char *text;
 
-    start(resp, site, req, p);
+    begin_response(resp, site, req, p);
     if (req->method == PROFILE_M_OPTIONS) {
         /* A preflight must never fail because a record does not exist. */
         apr_table_setn(resp->headers, "Allow", ALLOW);
@@ -251,13 +257,13 @@ void profile_api_answer(profile_response_t *resp, const profile_site_t *site,
                                           req->method_name,
                                           strlen(req->method_name), 32, p),
                                       lang_name(site, resp->lang), p);
-        failed(resp, site, req, 405, text, len);
+        answer_problem(resp, site, req, 405, text, len);
         return;
     }
     if (profile_query_parse(&q, req->args, rt.param, p) != APR_SUCCESS) {
         text = profile_problem_render_query(&len, q.problems, rt.param,
                                             lang_name(site, resp->lang), p);
-        failed(resp, site, req, 400, text, len);
+        answer_problem(resp, site, req, 400, text, len);
         return;
     }
     if (st == NULL) {
@@ -298,8 +304,8 @@ void profile_api_answer(profile_response_t *resp, const profile_site_t *site,
         stored(resp, site, req, body);
     }
     else {
-        filter(resp, site, req, &st->coll[rt.coll], resp->lang, q.value,
-               q.value_len, p);
+        answer_filtered(resp, site, req, &st->coll[rt.coll], resp->lang,
+                        q.value, q.value_len, p);
     }
     resp->content_type = JSON_TYPE;
     resp->conditional = 1;
@@ -318,7 +324,7 @@ void profile_api_error(profile_response_t *resp, const profile_site_t *site,
                                   ? PROFILE_MSG_PRECONDITION
                                   : PROFILE_MSG_UNCONFIGURED, NULL,
                                   lang_name(site, resp->lang), p);
-    failed(resp, site, req, status, body, len);
+    answer_problem(resp, site, req, status, body, len);
 }
 
 void profile_api_conditions(profile_response_t *resp,
@@ -372,11 +378,11 @@ void profile_api_unavailable(profile_response_t *resp,
     apr_size_t len;
 
     none.store = NULL;
-    start(resp, &none, req, p);
+    begin_response(resp, &none, req, p);
     lang = builtin[profile_lang_choose(req->accept_language, builtin, 2)];
     body = profile_problem_render(&len, 503, PROFILE_MSG_UNAVAILABLE, NULL,
                                   lang, p);
-    failed(resp, &none, req, 503, body, len);
+    answer_problem(resp, &none, req, 503, body, len);
     apr_table_setn(resp->headers, "Content-Language", lang);
     apr_table_setn(resp->headers, "Retry-After",
                    apr_itoa(p, retry_after));

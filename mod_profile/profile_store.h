@@ -100,14 +100,6 @@ apr_status_t profile_store_parse_opts(profile_store_t **out,
                                       const profile_load_opts_t *opts,
                                       apr_pool_t *p);
 
-/* The strong ETag of s[0..len): a quoted hash of the bytes. */
-const char *profile_etag(const char *s, apr_size_t len, apr_pool_t *p);
-
-/* The strong ETag of "[" + the n bodies joined by "," + "]" (a
- * collection, whole or filtered), computed from the elements' SHA-1s,
- * which stand for their bytes: the same elements give the same ETag,
- * whichever filter chose them, and no request hashes whole bodies. */
-const char *profile_etag_joined(const profile_body_t *const *bodies, int n,
-                                apr_pool_t *p);
+/* Their ETags: profile_etag.h. */
 
 #endif

@@ -22,6 +22,7 @@
 #include <brotli/decode.h>
 #include <zlib.h>
 
+#include "profile_etag.h"
 #include "profile_store.h"
 
 #ifndef PROFILE_SRCDIR
@@ -80,7 +81,8 @@ static inline const char *fuzz_cstr(const uint8_t *data, size_t size,
 static inline const profile_store_t *fuzz_sample(void)
 {
     static profile_store_t *store;
-    const profile_load_opts_t opts = {1, 1, 0};
+    const profile_load_opts_t opts = {.render = 1, .compress = 1,
+                                      .max_size = 0};
     const char *err = NULL;
     const char *path = getenv("FUZZ_DATA");
 

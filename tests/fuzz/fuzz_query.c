@@ -189,7 +189,9 @@ static void check_answer(const profile_store_t *st, int r, const char *args,
                          const profile_query_t *q, apr_status_t rv,
                          int lang_pick, apr_pool_t *p)
 {
-    profile_site_t site = {st, NULL, 300, "public, max-age=300", 0};
+    profile_site_t site = {.store = st, .origins = NULL, .max_age = 300,
+                           .cache_control = "public, max-age=300",
+                           .compress = 0};
     profile_request_t req;
     profile_response_t resp;
     json_t *body;

@@ -113,7 +113,8 @@ static size_t expected_keys(int k, json_t *el)
 static void check_answer(const profile_store_t *st, const char *path,
                          int lang, const profile_body_t *want, apr_pool_t *p)
 {
-    profile_site_t site = {st, NULL, 60, NULL, 1};
+    profile_site_t site = {.store = st, .origins = NULL, .max_age = 60,
+                           .cache_control = NULL, .compress = 1};
     profile_request_t req;
     profile_response_t resp;
 
@@ -289,7 +290,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     apr_pool_t *p = NULL;
     profile_store_t *st = NULL;
     const char *err = NULL;
-    profile_load_opts_t opts = {1, 0, 0};
+    profile_load_opts_t opts = {.render = 1, .compress = 0,
+                                .max_size = 0};
     apr_status_t rv;
 
     apr_pool_create(&p, fuzz_root);

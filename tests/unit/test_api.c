@@ -13,6 +13,7 @@
 
 #include "unit.h"
 #include "profile_api.h"
+#include "profile_etag.h"
 
 #define JSON "application/json"
 #define PROBLEM "application/problem+json"
@@ -23,7 +24,8 @@ static profile_store_t *store;
 static int group_setup(void **state)
 {
     const char *err = NULL;
-    profile_load_opts_t opts = {1, 1, 0};
+    profile_load_opts_t opts = {.render = 1, .compress = 1,
+                                .max_size = 0};
 
     if (unit_group_setup(state) != 0) {
         return -1;
@@ -148,7 +150,7 @@ static int collect_vary(void *ctx, const char *key, const char *value)
 
 static const char *vary_tokens(const profile_response_t *r, apr_pool_t *p)
 {
-    vary_ctx_t c = {p, ""};
+    vary_ctx_t c = {.p = p, .acc = ""};
     char *all, *tok, *last;
     const char *out = "|";
 

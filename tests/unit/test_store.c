@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "unit.h"
+#include "profile_etag.h"
 #include "profile_store.h"
 
 #define DOC_NAME "mem.json"
@@ -680,7 +681,7 @@ static void etag_is_quoted_and_depends_only_on_bytes(void **state)
 /* ------------------------------------------------- golden ETags
  *
  * ETags pinned to values computed outside this code, with Python's
- * hashlib, from the algorithm of profile_store.c:
+ * hashlib, from the algorithm of profile_etag.c:
  *
  *   body:        "\"p1-" + sha1(body).hexdigest()[:16] + "\""
  *   collection:  the same over sha1(b"[" + sha1(e1).digest() + ...)
@@ -1447,7 +1448,7 @@ static void check_coded(const profile_body_t *b, int want, apr_pool_t *p)
 static void compressed_forms_exist_for_what_is_served_unfiltered(void **state)
 {
     apr_pool_t *p = POOL(state);
-    profile_load_opts_t o = {1, 1, 0};
+    profile_load_opts_t o = {.render = 1, .compress = 1, .max_size = 0};
     profile_store_t *st = NULL, *plain;
     const char *err = NULL;
     int l, k, i;
@@ -1480,7 +1481,7 @@ static void compressed_forms_exist_for_what_is_served_unfiltered(void **state)
 static void validating_only_renders_nothing(void **state)
 {
     apr_pool_t *p = POOL(state);
-    profile_load_opts_t o = {0, 1, 0};
+    profile_load_opts_t o = {.render = 0, .compress = 1, .max_size = 0};
     profile_store_t *st = (profile_store_t *)&o;
     const char *err = NULL;
 
@@ -1498,7 +1499,8 @@ static void validating_only_renders_nothing(void **state)
 static void files_over_the_size_limit_are_refused_unread(void **state)
 {
     apr_pool_t *p = POOL(state);
-    profile_load_opts_t o = {1, 0, 1000};
+    profile_load_opts_t o = {.render = 1, .compress = 0,
+                             .max_size = 1000};
     profile_store_t *st = NULL;
     const char *err = NULL;
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_store_threads.c -- the threaded loader of profile_store.c: data
+ * test_store_threads.c -- the threaded loader of profile_finish.c: data
  * larger than 256 KiB, with two or more usable CPUs, is finished (SHA-1,
  * ETag, gzip and br forms with their ETags) by one thread per usable CPU.
  * A load on threads must give exactly what a load on one CPU gives.
@@ -23,7 +23,7 @@
 #include <sched.h>
 #endif
 #if defined(__linux__) && defined(CPU_COUNT)
-#define HAVE_AFFINITY 1         /* as usable_cpus() in profile_store.c */
+#define HAVE_AFFINITY 1         /* as usable_cpus() in profile_finish.c */
 #endif
 
 #include <apr_thread_proc.h>
@@ -32,7 +32,7 @@
 #include "unit.h"
 #include "profile_store.h"
 
-/* finish_start() in profile_store.c: threads only above this size. */
+/* profile_finish_start(): threads only above this size. */
 #define THREADS_ABOVE (256 * 1024)
 
 /* Records per collection in the generated data (about 4.5 MB). */
@@ -218,7 +218,7 @@ static long usable_cpus(void)
 static apr_status_t load(profile_store_t **st, const char **err,
                          const char *doc, apr_size_t len, apr_pool_t *p)
 {
-    profile_load_opts_t o = {1, 1, 0};
+    profile_load_opts_t o = {.render = 1, .compress = 1, .max_size = 0};
 
     return profile_store_parse_opts(st, err, doc, len, "big.json", 0, &o, p);
 }

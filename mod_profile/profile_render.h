@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * profile_render.h -- the serializer: an object of the data file as the
+ * compact JSON the API sends, in one language.
+ *
+ * Pure core: libc, APR and jansson only; never an httpd header.
+ */
+#ifndef PROFILE_RENDER_H
+#define PROFILE_RENDER_H
+
+#include <apr_pools.h>
+#include <jansson.h>
+
+#include "profile_schema.h"
+
+/* A growing buffer of rendered JSON: malloc'd (the caller frees buf),
+ * to be copied into the store's pool once complete.  Starts zeroed. */
+typedef struct {
+    char *buf;
+    apr_size_t len, cap;
+} profile_sbuf_t;
+
+/* Appends the object `src` in language `lang`: the fields of the table,
+ * in its order, each text in that language. */
+void profile_render_object(profile_sbuf_t *b, const profile_field_t *fields,
+                           json_t *src, const char *lang);
+
+/* Appends the array `list` of such objects: "[" + the objects joined by
+ * "," + "]".  offs[2 * i] and offs[2 * i + 1] receive the offset in
+ * b->buf and the length of element i (offs has room for 2 * size). */
+void profile_render_array(profile_sbuf_t *b, const profile_field_t *fields,
+                          json_t *list, const char *lang, apr_size_t *offs);
+
+#endif

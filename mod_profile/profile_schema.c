@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * profile_schema.c -- the data file's field tables (CONTRACT §9): which
+ * members each object has, of which kind, in the order responses list
+ * them.  Adding or reordering a field is an edit here; the rules that
+ * check a kind are in profile_validate.c, its JSON form in
+ * profile_render.c.
+ *
+ * Pure core: no httpd headers.
+ */
+#include "profile_schema.h"
+
+const profile_field_t profile_schema_profile[] = {
+    {"name", PROFILE_K_TEXT, NULL},
+    {"headline", PROFILE_K_TEXT, NULL},
+    {"summary", PROFILE_K_TEXT, NULL},
+    {NULL, 0, NULL}
+};
+
+static const profile_field_t skill_fields[] = {
+    {"title", PROFILE_K_TEXT, NULL},
+    {"summary", PROFILE_K_TEXT, NULL},
+    {"skills", PROFILE_K_TEXTLIST, NULL},
+    {NULL, 0, NULL}
+};
+
+static const profile_field_t experience_fields[] = {
+    {"id", PROFILE_K_ID, NULL},
+    {"role", PROFILE_K_TEXT, NULL},
+    {"company", PROFILE_K_TEXT, NULL},
+    {"companyUrl", PROFILE_K_PLAIN, NULL},
+    {"context", PROFILE_K_TEXT, NULL},
+    {"period", PROFILE_K_TEXT, NULL},
+    {"highlights", PROFILE_K_TEXTLIST, NULL},
+    {NULL, 0, NULL}
+};
+
+static const profile_field_t education_fields[] = {
+    {"degree", PROFILE_K_TEXT, NULL},
+    {"credential", PROFILE_K_TEXT, NULL},
+    {"institution", PROFILE_K_TEXT, NULL},
+    {"institutionUrl", PROFILE_K_PLAIN, NULL},
+    {NULL, 0, NULL}
+};
+
+static const profile_field_t contact_entry_fields[] = {
+    {"kind", PROFILE_K_KIND, NULL},
+    {"label", PROFILE_K_TEXT, NULL},
+    {"text", PROFILE_K_TEXT, NULL},
+    {"url", PROFILE_K_PLAIN, NULL},
+    {NULL, 0, NULL}
+};
+
+static const profile_field_t link_fields[] = {
+    {"kind", PROFILE_K_KIND, NULL},
+    {"text", PROFILE_K_TEXT, NULL},
+    {"url", PROFILE_K_PLAIN, NULL},
+    {NULL, 0, NULL}
+};
+
+const profile_field_t profile_schema_contact[] = {
+    {"contacts", PROFILE_K_OBJLIST, contact_entry_fields},
+    {"links", PROFILE_K_OBJLIST, link_fields},
+    {NULL, 0, NULL}
+};
+
+static const profile_field_t case_study_fields[] = {
+    {"id", PROFILE_K_ID, NULL},
+    {"title", PROFILE_K_TEXT, NULL},
+    {"mobileTitle", PROFILE_K_TEXT, NULL},
+    {"summary", PROFILE_K_TEXT, NULL},
+    {"organization", PROFILE_K_TEXT, NULL},
+    {"context", PROFILE_K_TEXT, NULL},
+    {"problem", PROFILE_K_TEXT, NULL},
+    {"intervention", PROFILE_K_TEXT, NULL},
+    {"result", PROFILE_K_TEXT, NULL},
+    {"resultItems", PROFILE_K_TEXTLIST, NULL},
+    {NULL, 0, NULL}
+};
+
+static const profile_field_t metric_fields[] = {
+    {"id", PROFILE_K_ID, NULL},
+    {"value", PROFILE_K_TEXT, NULL},
+    {"label", PROFILE_K_TEXT, NULL},
+    {"summary", PROFILE_K_TEXT, NULL},
+    {NULL, 0, NULL}
+};
+
+const profile_field_t profile_schema_top[] = {
+    {"$schema", PROFILE_K_SCHEMA, NULL},
+    {"languages", PROFILE_K_LANGS, NULL},
+    {"profile", PROFILE_K_OBJECT, profile_schema_profile},
+    {"skills", PROFILE_K_OBJLIST, skill_fields},
+    {"experience", PROFILE_K_OBJLIST, experience_fields},
+    {"education", PROFILE_K_OBJLIST, education_fields},
+    {"contact", PROFILE_K_OBJECT, profile_schema_contact},
+    {"caseStudies", PROFILE_K_OBJLIST, case_study_fields},
+    {"metrics", PROFILE_K_OBJLIST, metric_fields},
+    {NULL, 0, NULL}
+};
+
+const profile_schema_coll_t profile_schema_colls[PROFILE_COLL_COUNT] = {
+    {"skills", skill_fields, {"title", "skills", NULL}, 0},
+    {"experience", experience_fields, {"company", NULL, NULL}, 1},
+    {"education", education_fields, {NULL, NULL, NULL}, 0},
+    {"caseStudies", case_study_fields, {"organization", NULL, NULL}, 1},
+    {"metrics", metric_fields, {NULL, NULL, NULL}, 0}
+};
+
+json_t *profile_schema_text(json_t *v, const char *lang)
+{
+    return json_is_string(v) ? v : json_object_get(v, lang);
+}

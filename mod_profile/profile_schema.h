@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * profile_schema.h -- the data file's fields (CONTRACT §9): one table per
+ * object, and the collections with the fields the filters search.  The
+ * single description of the API's fields, shared by the validator
+ * (profile_validate.c), which checks a file against it, and the
+ * serializer (profile_render.c), which writes fields in its order.
+ *
+ * Pure core: libc, APR and jansson only; never an httpd header.
+ */
+#ifndef PROFILE_SCHEMA_H
+#define PROFILE_SCHEMA_H
+
+#include <jansson.h>
+
+#include "profile_store.h"
+
+typedef enum {
+    PROFILE_K_TEXT,     /* a string, or an object: one string per language */
+    PROFILE_K_TEXTLIST, /* an array of PROFILE_K_TEXT */
+    PROFILE_K_ID,       /* a plain string matching the id pattern */
+    PROFILE_K_KIND,     /* a plain string matching the kind pattern */
+    PROFILE_K_PLAIN,    /* a plain string (urls) */
+    PROFILE_K_OBJECT,   /* an object described by `sub` */
+    PROFILE_K_OBJLIST,  /* an array of objects described by `sub` */
+    PROFILE_K_LANGS,    /* the optional "languages" declaration */
+    PROFILE_K_SCHEMA    /* the optional "$schema" (for editors; ignored) */
+} profile_kind_e;
+
+/* One field of an object; a table of them ends with a NULL name. */
+typedef struct profile_field {
+    const char *name;
+    profile_kind_e kind;
+    const struct profile_field *sub;
+} profile_field_t;
+
+/* The whole file, the "profile" object and the "contact" object.  The
+ * order of a table is the order fields appear in responses (the
+ * specification's tables). */
+extern const profile_field_t profile_schema_top[];
+extern const profile_field_t profile_schema_profile[];
+extern const profile_field_t profile_schema_contact[];
+
+/* The collections, in profile_coll_e order, with the fields the filters
+ * search (CONTRACT §8 rule 5). */
+typedef struct {
+    const char *key;            /* the member of the file */
+    const profile_field_t *fields;
+    const char *search[3];      /* NULL-ended */
+    int alone;                  /* elements are served alone, by id */
+} profile_schema_coll_t;
+
+extern const profile_schema_coll_t profile_schema_colls[PROFILE_COLL_COUNT];
+
+/* A text value (PROFILE_K_TEXT) in language `lang`: the string itself,
+ * or its translation. */
+json_t *profile_schema_text(json_t *v, const char *lang);
+
+#endif
