@@ -12,6 +12,16 @@
 
 #include "profile_render.h"
 
+void profile_out_of_memory(apr_pool_t *p)
+{
+    apr_abortfunc_t oom = p != NULL ? apr_pool_abort_get(p) : NULL;
+
+    if (oom != NULL) {
+        oom(APR_ENOMEM);
+    }
+    abort();
+}
+
 static char *sb_room(profile_sbuf_t *b, apr_size_t n)
 {
     if (b->len + n > b->cap) {
@@ -20,7 +30,7 @@ static char *sb_room(profile_sbuf_t *b, apr_size_t n)
         char *nb = realloc(b->buf, cap);
 
         if (nb == NULL) {
-            abort();            /* as APR pools do when memory runs out */
+            profile_out_of_memory(b->pool);
         }
         b->buf = nb;
         b->cap = cap;

@@ -14,11 +14,17 @@
 #include "profile_schema.h"
 
 /* A growing buffer of rendered JSON: malloc'd (the caller frees buf),
- * to be copied into the store's pool once complete.  Starts zeroed. */
+ * to be copied into the store's pool once complete.  Starts zeroed but
+ * for `pool`, whose abort function runs should memory run out. */
 typedef struct {
     char *buf;
     apr_size_t len, cap;
+    apr_pool_t *pool;
 } profile_sbuf_t;
+
+/* Out of memory: calls the abort function of pool p (httpd's logs and
+ * exits), else abort()s, as APR pools do. */
+void profile_out_of_memory(apr_pool_t *p);
 
 /* Appends the object `src` in language `lang`: the fields of the table,
  * in its order, each text in that language. */

@@ -74,11 +74,11 @@ static void render_collection(profile_store_t *st, int k, json_t *root,
     int l, has_ids = sc->fields[0].kind == PROFILE_K_ID;
     size_t i, n = json_array_size(list);
     apr_size_t *offs = malloc(sizeof(apr_size_t) * (n + 1) * 2);
-    profile_sbuf_t b = {.buf = NULL, .len = 0, .cap = 0};
+    profile_sbuf_t b = {.buf = NULL, .len = 0, .cap = 0, .pool = p};
     json_t *el;
 
     if (offs == NULL) {
-        abort();
+        profile_out_of_memory(p);
     }
     coll->nitems = (int)n;
     coll->items = apr_pcalloc(p, sizeof(profile_item_t) * (n + 1));
@@ -151,7 +151,7 @@ static void render_object_route(profile_body_t **out, profile_store_t *st,
                                  const profile_field_t *fields, json_t *src,
                                  profile_finish_t *w, apr_pool_t *p)
 {
-    profile_sbuf_t b = {.buf = NULL, .len = 0, .cap = 0};
+    profile_sbuf_t b = {.buf = NULL, .len = 0, .cap = 0, .pool = p};
     int l;
 
     *out = apr_pcalloc(p, sizeof(profile_body_t) * (size_t)st->nlangs);
