@@ -631,7 +631,7 @@ static int status_handler(request_rec *r)
     if (strcmp(r->handler, PROFILE_STATUS_HANDLER) != 0) {
         return DECLINED;
     }
-    r->allowed = AP_METHOD_BIT << M_GET;
+    ap_allow_standard_methods(r, REPLACE_ALLOW, M_GET, -1);
     if (r->method_number != M_GET) {
         return HTTP_METHOD_NOT_ALLOWED;
     }
