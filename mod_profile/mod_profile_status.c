@@ -542,53 +542,64 @@ static const char *records_html(request_rec *r, const json_t *f)
     return s;
 }
 
+/* One row of a file's table. */
+static void row(request_rec *r, const char *name, const char *html)
+{
+    ap_rprintf(r, "<tr><th align=\"left\" valign=\"top\">%s</th>"
+               "<td>%s</td></tr>\n", name, html);
+}
+
 static void file_html(request_rec *r, const json_t *f)
 {
     const json_t *loaded = json_object_get(f, "loaded");
     const json_t *disk = json_object_get(f, "onDisk");
     const json_t *uses = json_object_get(f, "uses");
     const char *state = json_string_value(json_object_get(f, "state"));
+    const char *used = "";
     size_t i;
 
     ap_rprintf(r, "<h3>%s</h3>\n", field(r, f, "path"));
     ap_rprintf(r, strcmp(state, "fresh") == 0 ? "<p>%s</p>\n"
                : "<p style=\"color:#a00\"><b>%s</b></p>\n",
                field(r, f, "message"));
-    ap_rputs("<dl>\n", r);
+    ap_rputs("<table border=\"0\">\n", r);
     if (json_is_object(loaded)) {
-        ap_rprintf(r, "<dt>File loaded</dt><dd>%s bytes, modified %s</dd>\n",
-                   field(r, loaded, "size"), field(r, loaded, "mtime"));
+        row(r, "File loaded", apr_psprintf(r->pool, "%s bytes, modified %s",
+                                           field(r, loaded, "size"),
+                                           field(r, loaded, "mtime")));
     }
-    ap_rprintf(r, "<dt>File now on disk</dt><dd>%s</dd>\n",
-               json_object_get(disk, "error")
-               ? field(r, disk, "error")
-               : apr_psprintf(r->pool, "%s bytes, modified %s%s",
-                              field(r, disk, "size"),
-                              field(r, disk, "mtime"),
-                              json_is_true(json_object_get(disk, "changed"))
-                              ? " (changed since loaded)" : ""));
-    ap_rprintf(r, "<dt>Loaded</dt><dd>%s, in %s s</dd>\n",
-               field(r, f, "loadedAt"), field(r, f, "loadSeconds"));
-    ap_rprintf(r, "<dt>Languages</dt><dd>%s</dd>\n",
-               field(r, f, "languages"));
-    ap_rprintf(r, "<dt>Records</dt><dd>%s</dd>\n", records_html(r, f));
-    ap_rprintf(r, "<dt>Representations</dt><dd>%s</dd>\n", bytes_html(r, f));
-    ap_rprintf(r, "<dt>Compressed forms</dt><dd>%s</dd>\n",
-               field(r, f, "compressed"));
-    ap_rprintf(r, "<dt>ProfileBadData</dt><dd>%s</dd>\n",
-               field(r, f, "badData"));
-    ap_rputs("<dt>Used by</dt><dd><ul>\n", r);
+    row(r, "File now on disk", json_object_get(disk, "error")
+        ? field(r, disk, "error")
+        : apr_psprintf(r->pool, "%s bytes, modified %s%s",
+                       field(r, disk, "size"), field(r, disk, "mtime"),
+                       json_is_true(json_object_get(disk, "changed"))
+                       ? " (changed since loaded)" : ""));
+    row(r, "Loaded", apr_psprintf(r->pool, "%s, in %s s",
+                                  field(r, f, "loadedAt"),
+                                  field(r, f, "loadSeconds")));
+    row(r, "Languages", field(r, f, "languages"));
+    row(r, "Records", records_html(r, f));
+    row(r, "Representations", bytes_html(r, f));
+    row(r, "Compressed forms", field(r, f, "compressed"));
+    row(r, "ProfileBadData", field(r, f, "badData"));
     for (i = 0; i < json_array_size(uses); i++) {
         const json_t *u = json_array_get(uses, i);
 
-        ap_rprintf(r, "<li>%s %s (line %s of %s): max-age %s, CORS %s, "
-                   "compression %s, bad data %s</li>\n",
-                   field(r, u, "server"), field(r, u, "base"),
-                   field(r, u, "line"), field(r, u, "definedIn"),
-                   field(r, u, "maxAge"), field(r, u, "corsOrigins"),
-                   field(r, u, "compression"), field(r, u, "badData"));
+        used = apr_pstrcat(r->pool, used, i ? "<br />" : "",
+                           apr_psprintf(r->pool, "%s %s (line %s of %s): "
+                                        "max-age %s, CORS %s, compression "
+                                        "%s, bad data %s",
+                                        field(r, u, "server"),
+                                        field(r, u, "base"),
+                                        field(r, u, "line"),
+                                        field(r, u, "definedIn"),
+                                        field(r, u, "maxAge"),
+                                        field(r, u, "corsOrigins"),
+                                        field(r, u, "compression"),
+                                        field(r, u, "badData")), NULL);
     }
-    ap_rputs("</ul></dd>\n</dl>\n", r);
+    row(r, "Used by", used);
+    ap_rputs("</table>\n", r);
 }
 
 static int status_hook(request_rec *r, int flags)
