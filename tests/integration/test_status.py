@@ -443,3 +443,28 @@ def test_dump_profiles_shows_a_bad_file(make_httpd, workdir):
     assert lines[4:] == ["    ProfileMaxAge 300", "    ProfileCORSOrigins *",
                          "    ProfileCompression On",
                          "    ProfileBadData keep"]
+
+
+# ------------------------------------------------ the shipped example
+def test_shipped_profile_status_block_works_uncommented(make_httpd, workdir):
+    """httpd-conf/profile.conf ships <Location /profile-status> commented
+    out; uncommented, it answers the JSON to a local client."""
+    with open(os.path.join(h.SRCDIR, "httpd-conf", "profile.conf")) as f:
+        text = f.read()
+    block = re.search(r"^ *# <Location /profile-status>\n.*?"
+                      r"^ *# </Location>\n", text, re.S | re.M)
+    assert block, "no commented <Location /profile-status> in profile.conf"
+    conf = re.sub(r"^( *)# ?", r"\1", block.group(0), flags=re.M)
+    assert "SetHandler profile-status" in conf and "Require local" in conf
+    path = os.path.join(_dir(workdir, "status-shipped"), "profile.json")
+    h.copy_data(MINIMAL_FILE, path)
+    server = make_httpd("status-shipped", "")
+    server.write_conf(h.load_modules("authz_host")
+                      + "<IfModule profile_module>\n" + conf
+                      + "</IfModule>\n" + h.location("/api/v1", path))
+    try:
+        server.start_checked()
+        st = status_json(server)
+        assert st["files"] == 1 and st["data"][0]["path"] == path
+    finally:
+        server.stop()
