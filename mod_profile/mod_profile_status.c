@@ -61,20 +61,10 @@ typedef struct {
 #define KEPT_KEY "mod_profile:status"
 
 /* The running configuration's data files (path -> profile_data_t) and
- * their snapshots (path -> snap_t), in its pool. */
+ * their snapshots (path -> snap_t), in its pool; set by each reading
+ * the server runs with, before any request. */
 static apr_hash_t *running_files;
 static apr_hash_t *snaps;
-
-static int status_pre_config(apr_pool_t *pconf, apr_pool_t *plog,
-                             apr_pool_t *ptemp)
-{
-    (void)pconf;
-    (void)plog;
-    (void)ptemp;
-    running_files = NULL;
-    snaps = NULL;
-    return OK;
-}
 
 static kept_t *kept_for(apr_pool_t *ppool, const char *path)
 {
@@ -750,7 +740,6 @@ static void status_test_config(apr_pool_t *pconf, server_rec *s)
 void profile_status_register_hooks(apr_pool_t *p)
 {
     (void)p;
-    ap_hook_pre_config(status_pre_config, NULL, NULL, APR_HOOK_MIDDLE);
     /* After profile_check_config (APR_HOOK_MIDDLE) has loaded. */
     ap_hook_check_config(status_check_config, NULL, NULL, APR_HOOK_LAST);
     ap_hook_test_config(status_test_config, NULL, NULL, APR_HOOK_MIDDLE);
