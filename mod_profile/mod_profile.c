@@ -286,7 +286,6 @@ static int profile_post_config(apr_pool_t *pconf, apr_pool_t *plog,
 
 static void register_hooks(apr_pool_t *p)
 {
-    (void)p;
     ap_hook_pre_config(profile_pre_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_check_config(profile_check_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_post_config(profile_post_config, NULL, NULL, APR_HOOK_MIDDLE);
@@ -295,6 +294,7 @@ static void register_hooks(apr_pool_t *p)
     ap_hook_map_to_storage(profile_map_to_storage, NULL, NULL,
                            APR_HOOK_FIRST);
     ap_hook_handler(profile_handler, NULL, NULL, APR_HOOK_MIDDLE);
+    profile_status_register_hooks(p);
 }
 
 module AP_MODULE_DECLARE_DATA profile_module = {

@@ -8,6 +8,8 @@
  *   mod_profile_config.c  directives, per-directory configuration, merge
  *   mod_profile_reload.c  loading data files; last good data across
  *                         restarts; what a restart logs
+ *   mod_profile_status.c  what the module shows of itself: server-status,
+ *                         the profile-status handler, -D DUMP_PROFILES
  *
  * Glue only: everything that can be decided without httpd lives in the
  * pure core (profile_*.c).
@@ -73,6 +75,9 @@ int profile_config_pre_config(apr_pool_t *pconf, apr_pool_t *plog,
 /* This generation's data files: path -> profile_data_t (NULL: none). */
 apr_hash_t *profile_data_files(void);
 apr_off_t profile_max_data_size(void);
+/* The int setting at offset `field` of profile_dir_conf for the section
+ * of a ProfileData line: its own, else its server's, else -1. */
+int profile_use_setting(const profile_use_t *u, apr_size_t field);
 /* Non-zero when a file's gzip and br forms are to be rendered. */
 int profile_data_compressed(const profile_data_t *d);
 /* Non-zero when a bad file is to make the configuration fail
@@ -90,5 +95,20 @@ const char *profile_below(const char *uri, const char *base);
 int profile_load_all(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s);
 int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
                                server_rec *s);
+
+/* The last good load of a data file, as the reload registry keeps it. */
+typedef struct {
+    apr_time_t loaded_at;           /* when its data was loaded */
+    apr_interval_time_t loaded_in;  /* how long that took; 0: logged */
+    apr_time_t stale_since;         /* first failed load since; 0: fresh */
+} profile_load_times_t;
+
+/* Fills *out for data file `path`; 0 when no good load of it is kept. */
+int profile_reload_times(profile_load_times_t *out, const char *path,
+                         server_rec *s);
+
+/* mod_profile_status.c */
+#define PROFILE_STATUS_HANDLER "profile-status"
+void profile_status_register_hooks(apr_pool_t *p);
 
 #endif

@@ -78,9 +78,7 @@ apr_off_t profile_max_data_size(void)
     return max_data_size;
 }
 
-/* The setting `field` of a section naming the file: its own, else its
- * server's, else -1. */
-static int setting(const profile_use_t *u, apr_size_t field)
+int profile_use_setting(const profile_use_t *u, apr_size_t field)
 {
     const profile_dir_conf *conf = u->conf, *sconf;
     int v = *(const int *)((const char *)conf + field);
@@ -104,7 +102,7 @@ int profile_data_compressed(const profile_data_t *d)
         return 1;
     }
     for (i = 0; i < d->uses->nelts; i++) {
-        if (setting(&APR_ARRAY_IDX(d->uses, i, profile_use_t),
+        if (profile_use_setting(&APR_ARRAY_IDX(d->uses, i, profile_use_t),
                     APR_OFFSETOF(profile_dir_conf, compress)) != 0) {
             return 1;
         }
@@ -119,7 +117,7 @@ int profile_data_refused(const profile_data_t *d)
     int i;
 
     for (i = 0; i < d->uses->nelts; i++) {
-        if (setting(&APR_ARRAY_IDX(d->uses, i, profile_use_t),
+        if (profile_use_setting(&APR_ARRAY_IDX(d->uses, i, profile_use_t),
                     APR_OFFSETOF(profile_dir_conf, refuse)) == 1) {
             return 1;
         }

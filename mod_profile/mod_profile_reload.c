@@ -363,3 +363,24 @@ int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
     }
     return rv;
 }
+
+/* Read-only, for the status pages (mod_profile_status.c): what the
+ * registry holds of the data file `path`.  loaded_in is 0 once
+ * profile_reload_post_config has logged it.  Returns 0 when no good
+ * load of the file is held. */
+int profile_reload_times(profile_load_times_t *out, const char *path,
+                         server_rec *s)
+{
+    void *reg = NULL;
+    const holder_t *h;
+
+    apr_pool_userdata_get(&reg, REGISTRY_KEY, s->process->pool);
+    h = reg ? apr_hash_get(reg, path, APR_HASH_KEY_STRING) : NULL;
+    if (h == NULL || h->store == NULL) {
+        return 0;
+    }
+    out->loaded_at = h->loaded_at;
+    out->loaded_in = h->loaded_in;
+    out->stale_since = h->stale_since;
+    return 1;
+}

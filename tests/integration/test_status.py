@@ -1,0 +1,504 @@
+# SPDX-License-Identifier: Apache-2.0
+"""What the module shows of itself (issue 12; docs/operations.md,
+"Observing it"):
+
+* mod_status's /server-status has a mod_profile section, HTML-escaped,
+  and its ?auto form the same facts as `Key: value` lines;
+* `SetHandler profile-status` answers them as JSON, never cached;
+* after a reload with a bad file, all three say "serving last good data
+  since T because: <the error>", and stop saying it after a good reload;
+  a file that never loaded says that it answers 503;
+* `apache2 -t -D DUMP_PROFILES` lists each API base with its virtual host,
+  data file, languages, record counts and effective directives.
+"""
+import calendar
+import json
+import os
+import re
+import shutil
+import subprocess
+import time
+
+import pytest
+
+import httpd_harness as h
+import proc_util as pu
+from test_datafile import MINIMAL_FILE
+
+COLLECTIONS = ["skills", "experience", "education", "caseStudies",
+               "metrics"]
+ROUTE_OF = {"skills": "/skills", "experience": "/experience",
+            "education": "/education", "caseStudies": "/case-studies",
+            "metrics": "/metrics"}
+API = "api.test"
+STATUS = """<Location /server-status>
+    SetHandler server-status
+    Require all granted
+</Location>
+<Location /profile-status>
+    SetHandler profile-status
+    Require all granted
+</Location>
+"""
+
+
+def _iso(ts):
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))
+
+
+def _parse_iso(s):
+    return calendar.timegm(time.strptime(s, "%Y-%m-%dT%H:%M:%SZ"))
+
+
+def _line_of(conf, text):
+    """The line number of the line of file `conf` holding `text`."""
+    with open(conf) as f:
+        lines = [i for i, ln in enumerate(f, 1) if text in ln]
+    assert len(lines) == 1, (text, lines)
+    return lines[0]
+
+
+def _vhost(port, loc, extra=""):
+    return """<VirtualHost 127.0.0.1:{port}>
+    ServerName {api}
+{extra}{loc}</VirtualHost>
+""".format(port=port, api=API, extra=extra, loc=loc)
+
+
+def _dir(workdir, name):
+    d = os.path.join(workdir, name)
+    os.makedirs(d, exist_ok=True)
+    os.chmod(d, 0o755)
+    return d
+
+
+def status_json(server):
+    r = server.get("/profile-status")
+    assert r.status == 200, r
+    assert r.header("Content-Type") == "application/json"
+    assert r.header("Cache-Control") == "no-store"
+    return r.json()
+
+
+def auto_lines(server):
+    """/server-status?auto as {key: value} (mod_status's own lines too)."""
+    r = server.get("/server-status?auto")
+    assert r.status == 200, r
+    out = {}
+    # (The first line is the server's name.)
+    for ln in r.body.decode("utf-8").splitlines()[1:]:
+        key, sep, value = ln.partition(":")
+        assert sep, ln
+        assert key not in out, key
+        out[key] = value[1:]
+    return out
+
+
+def flatten(value, prefix="Profile"):
+    """The ?auto lines docs/operations.md says the JSON gives: object keys
+    capitalized and joined, arrays of objects indexed, arrays of values
+    joined by spaces, booleans on/off, null no line."""
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            out.update(flatten(v, prefix + k[0].upper() + k[1:]))
+        return out
+    if isinstance(value, list) and value and isinstance(value[0], dict):
+        out = {}
+        for i, v in enumerate(value):
+            out.update(flatten(v, "%s[%d]" % (prefix, i)))
+        return out
+    if value is None:
+        return {}
+    if isinstance(value, bool):
+        return {prefix: "on" if value else "off"}
+    if isinstance(value, float):
+        return {prefix: "%.6f" % value}
+    if isinstance(value, list):
+        return {prefix: " ".join(str(v) for v in value)}
+    return {prefix: str(value)}
+
+
+def identity_bytes(server, base, data, host=None):
+    """What the representations of `data` served at `base` hold, in
+    bytes: profile, contact, each collection and each of its elements
+    (a collection is "[" + its elements joined by "," + "]"), in every
+    language."""
+    total = 0
+    for lang in data["languages"]:
+        hdrs = {"Accept-Language": lang, "Accept-Encoding": "identity"}
+        if host:
+            hdrs["Host"] = host
+        for route in ["/profile", "/contact"]:
+            total += len(server.get(base + route, hdrs).body)
+        for name in COLLECTIONS:
+            body = server.get(base + ROUTE_OF[name], hdrs).body
+            n = len(data[name])
+            total += len(body) + (len(body) - 2 - max(n - 1, 0))
+    return total
+
+
+def representations(data):
+    return len(data["languages"]) * (
+        2 + sum(1 + len(data[name]) for name in COLLECTIONS))
+
+
+# ------------------------------------------------------- a running server
+@pytest.fixture(scope="module")
+def site(make_httpd, workdir, sample):
+    """The sample data at /api/v1 on the main server, from a directory
+    whose name needs HTML escaping; the minimal data at /x/api/v1 on a
+    virtual host with its own directives."""
+    d = _dir(workdir, "status-a&b<c>")
+    main = h.copy_data(h.SAMPLE_DATA, os.path.join(d, "profile.json"))
+    other = h.copy_data(MINIMAL_FILE, os.path.join(d, "x-other.json"),
+                        mtime=h.DATA_MTIME + 60)
+    server = make_httpd("status", "")
+    server.write_conf(h.load_modules("status") + STATUS
+                      + h.location("/api/v1", main)
+                      + _vhost(server.port, h.location(
+                          "/x/api/v1", other,
+                          "    ProfileCORSOrigins https://a.example "
+                          "https://b.example\n"
+                          "    ProfileCompression Off\n"),
+                          "    ProfileMaxAge 60\n"))
+    before = time.time()
+    server.start_checked()
+    server.files = {"main": main, "other": other}
+    server.started = before
+    yield server
+    server.stop()
+
+
+def test_json_status_names_each_file_and_what_it_holds(site, sample):
+    st = status_json(site)
+    assert (st["files"], st["fresh"], st["stale"], st["unavailable"]) == \
+        (2, 2, 0, 0)
+    main, other = st["data"]        # sorted by path
+    assert main["path"] == site.files["main"]
+    assert other["path"] == site.files["other"]
+    minimal = h.load_data(MINIMAL_FILE)
+    for f, data, mtime in ((main, sample, h.DATA_MTIME),
+                           (other, minimal, h.DATA_MTIME + 60)):
+        assert f["state"] == "fresh"
+        assert f["error"] is None and f["staleSince"] is None
+        assert f["message"] == "serving the data loaded at %s" \
+            % f["loadedAt"]
+        assert site.started - 1 <= _parse_iso(f["loadedAt"]) \
+            <= time.time() + 1
+        assert 0 < f["loadSeconds"] < 30
+        size = os.path.getsize(f["path"])
+        assert f["loaded"] == {"size": size, "mtime": _iso(mtime)}
+        assert f["onDisk"] == {"size": size, "mtime": _iso(mtime),
+                               "changed": False}
+        assert f["badData"] == "keep"
+        assert f["languages"] == data["languages"]
+        assert f["records"] == {k: len(data[k]) for k in COLLECTIONS}
+        assert f["representations"]["identity"] == representations(data)
+    assert main["bytes"]["identity"] == \
+        identity_bytes(site, "/api/v1", sample)
+    assert other["bytes"]["identity"] == \
+        identity_bytes(site, "/x/api/v1", minimal, host=API)
+    # Compressed forms exist where compression is on (and only smaller
+    # ones are kept), none where ProfileCompression Off is all there is.
+    assert main["compressed"] is True
+    for enc in ("gzip", "br"):
+        assert 0 < main["representations"][enc] \
+            <= main["representations"]["identity"]
+        assert 0 < main["bytes"][enc] < main["bytes"]["identity"]
+    assert other["compressed"] is False
+    assert other["representations"]["gzip"] == 0
+    assert other["bytes"] == dict(other["bytes"], gzip=0, br=0)
+
+    conf = site.conf
+    assert main["uses"] == [{
+        "server": "127.0.0.1 (main server)", "base": "/api/v1",
+        "definedIn": conf,
+        "line": _line_of(conf, 'ProfileData "%s"' % site.files["main"]),
+        "maxAge": 300, "corsOrigins": ["*"], "compression": True,
+        "badData": "keep"}]
+    assert other["uses"] == [{
+        "server": "%s:%d" % (API, site.port), "base": "/x/api/v1",
+        "definedIn": conf,
+        "line": _line_of(conf, 'ProfileData "%s"' % site.files["other"]),
+        "maxAge": 60,
+        "corsOrigins": ["https://a.example", "https://b.example"],
+        "compression": False, "badData": "keep"}]
+
+
+def test_status_handler_answers_get_and_head_only(site):
+    r = site.request("HEAD", "/profile-status")
+    assert r.status == 200 and r.body == b""
+    assert r.header("Cache-Control") == "no-store"
+    r = site.request("POST", "/profile-status", body="x")
+    assert r.status == 405, r
+    assert r.tokens("Allow") == {"get", "head"}     # TraceEnable off
+
+
+def test_server_status_auto_has_the_json_facts_as_lines(site):
+    st = status_json(site)
+    lines = auto_lines(site)
+    mine = {k: v for k, v in lines.items() if k.startswith("Profile")}
+    assert mine == flatten(st)
+    # The keys an admin's script reads (docs/operations.md).
+    assert lines["ProfileFiles"] == "2"
+    assert lines["ProfileStale"] == "0"
+    assert lines["ProfileUnavailable"] == "0"
+    assert lines["ProfileData[0]Path"] == site.files["main"]
+    assert lines["ProfileData[0]State"] == "fresh"
+    assert lines["ProfileData[0]Languages"] == "en es"
+    assert lines["ProfileData[0]RecordsExperience"] == "4"
+    assert lines["ProfileData[0]Uses[0]Base"] == "/api/v1"
+    assert lines["ProfileData[1]Uses[0]CorsOrigins"] == \
+        "https://a.example https://b.example"
+    assert "ProfileData[0]Error" not in lines
+    # mod_status's own lines are still there.
+    assert "Total Accesses" in lines or "ServerUptimeSeconds" in lines
+
+
+def test_server_status_page_has_an_escaped_section(site):
+    r = site.get("/server-status")
+    assert r.status == 200, r
+    page = r.body.decode("utf-8")
+    assert "<h2>mod_profile</h2>" in page
+    assert "2 data files: 2 fresh, 0 serving last good data, " \
+        "0 unavailable" in page
+    escaped = site.files["main"].replace("&", "&amp;") \
+        .replace("<", "&lt;").replace(">", "&gt;")
+    assert "<h3>%s</h3>" % escaped in page
+    assert "status-a&b<c>" not in page
+    assert "skills 5, experience 4, education 3, caseStudies 3, " \
+        "metrics 5" in page
+    assert "127.0.0.1 (main server) /api/v1" in page
+    assert "%s:%d /x/api/v1" % (API, site.port) in page
+    assert "last good data since" not in page
+
+
+def documented_checks(port):
+    """The monitoring commands of docs/operations.md ("A monitoring check
+    that alerts on stale data") that need no jq, for this server."""
+    with open(os.path.join(h.SRCDIR, "docs", "operations.md")) as f:
+        doc = f.read()
+    cmds = [ln.strip() for ln in doc.splitlines()
+            if ln.startswith("    python3 -c 'import json")
+            or ln.startswith("    curl -fsS 'http://127.0.0.1/server-status")]
+    assert len(cmds) == 2, cmds
+    if shutil.which("curl") is None:
+        cmds = cmds[:1]
+    return [c.replace("http://127.0.0.1/", "http://127.0.0.1:%d/" % port)
+            for c in cmds]
+
+
+def run_checks(cmds):
+    """The exit status of each command, and what each printed."""
+    out = []
+    for c in cmds:
+        cp = subprocess.run(c, shell=True, capture_output=True, text=True,
+                            timeout=30)
+        assert not cp.stderr, (c, cp.stderr)
+        out.append((cp.returncode, cp.stdout))
+    return out
+
+
+# ------------------------------------------------ stale, then fresh again
+def _put(path, data, mtime):
+    tmp = path + ".tmp"
+    h.write_json(tmp, data, mtime)
+    os.chmod(tmp, 0o644)
+    os.rename(tmp, path)
+
+
+@pytest.fixture
+def reloading(make_httpd, workdir):
+    path = os.path.join(_dir(workdir, "status-reload"), "profile.json")
+    h.copy_data(MINIMAL_FILE, path)
+    server = make_httpd("status-reload", "")
+    server.write_conf(h.load_modules("status") + STATUS
+                      + h.location("/api/v1", path))
+    server.start_checked()
+    server.path = path
+    yield server
+    server.stop()
+
+
+@pytest.mark.allow_log(r"PROFILE0003: ProfileData: .*/status-reload/")
+def test_failed_reload_says_last_good_data_until_a_good_one(reloading):
+    server = reloading
+    good = status_json(server)["data"][0]
+    good_size = os.path.getsize(server.path)
+    checks = documented_checks(server.port)
+    assert [rc for rc, _ in run_checks(checks)] == [0] * len(checks)
+
+    with open(server.path, "w") as f:
+        f.write('{"languages": ["en", "es"],\n')
+    before = time.time()
+    pu.restart(server, "USR1")
+    st = status_json(server)
+    assert (st["fresh"], st["stale"], st["unavailable"]) == (0, 1, 0)
+    f = st["data"][0]
+    assert f["state"] == "stale"
+    assert f["error"].startswith(server.path + ":2:")
+    assert "invalid JSON" in f["error"]
+    since = f["staleSince"]
+    assert before - 1 <= _parse_iso(since) <= time.time() + 1
+    assert f["message"] == "serving last good data since %s because: %s" \
+        % (since, f["error"])
+    # What is served is what was loaded before.
+    assert f["loadedAt"] == good["loadedAt"]
+    assert f["loadSeconds"] == good["loadSeconds"]
+    assert f["loaded"] == {"size": good_size, "mtime": _iso(h.DATA_MTIME)}
+    assert f["records"] == good["records"]
+    assert f["onDisk"]["size"] == os.path.getsize(server.path)
+    assert f["onDisk"]["changed"] is True
+
+    lines = auto_lines(server)
+    assert lines["ProfileStale"] == "1"
+    assert lines["ProfileData[0]State"] == "stale"
+    assert lines["ProfileData[0]Message"] == f["message"]
+    assert lines["ProfileData[0]StaleSince"] == since
+    page = server.get("/server-status").body.decode("utf-8")
+    assert "<b>serving last good data since %s because: %s" \
+        % (since, server.path) in page
+    results = run_checks(checks)
+    assert [rc for rc, _ in results] == [1] * len(checks)
+    assert results[0][1] == f["message"] + "\n"
+
+    # Still bad at the next reload: stale since the first failure.
+    pu.restart(server, "HUP")
+    assert status_json(server)["data"][0]["staleSince"] == since
+
+    _put(server.path, h.load_data(MINIMAL_FILE), h.DATA_MTIME + 100)
+    pu.restart(server, "USR1")
+    st = status_json(server)
+    assert (st["fresh"], st["stale"], st["unavailable"]) == (1, 0, 0)
+    f = st["data"][0]
+    assert f["state"] == "fresh"
+    assert f["error"] is None and f["staleSince"] is None
+    assert f["loadedAt"] >= since
+    assert f["loaded"]["mtime"] == _iso(h.DATA_MTIME + 100)
+    assert f["onDisk"]["changed"] is False
+    assert "ProfileData[0]Error" not in auto_lines(server)
+    assert [rc for rc, _ in run_checks(checks)] == [0] * len(checks)
+    page = server.get("/server-status").body.decode("utf-8")
+    assert "last good data" not in page.replace(
+        "serving last good data, ", "")
+
+
+@pytest.mark.allow_log(r"PROFILE0005: ProfileData: .*/status-never/")
+def test_file_that_never_loaded_says_it_answers_503(make_httpd, workdir):
+    path = os.path.join(_dir(workdir, "status-never"), "profile.json")
+    with open(path, "w") as f:
+        f.write("{")
+    server = make_httpd("status-never", "")
+    server.write_conf(h.load_modules("status") + STATUS
+                      + h.location("/api/v1", path))
+    try:
+        assert server.start().returncode == 0
+        assert server.get("/api/v1/profile").status == 503
+        st = status_json(server)
+        assert (st["fresh"], st["stale"], st["unavailable"]) == (0, 0, 1)
+        f = st["data"][0]
+        assert f["state"] == "unavailable"
+        assert f["message"] == "no good data loaded: answering 503 " \
+            "because: " + f["error"]
+        assert f["error"].startswith(path + ":1:")
+        assert f["loaded"] is None and f["loadedAt"] is None
+        assert "records" not in f
+        assert auto_lines(server)["ProfileUnavailable"] == "1"
+    finally:
+        server.stop()
+
+
+# ------------------------------------------------------- DUMP_PROFILES
+def test_dump_profiles_lists_each_api_base(make_httpd, workdir, sample):
+    d = _dir(workdir, "status-dump")
+    a = h.copy_data(h.SAMPLE_DATA, os.path.join(d, "a.json"))
+    b = h.copy_data(MINIMAL_FILE, os.path.join(d, "b.json"))
+    server = make_httpd("status-dump", "")
+    body = """<VirtualHost 127.0.0.1:{port}>
+    ServerName a.test
+    ProfileMaxAge 60
+{loc_a}</VirtualHost>
+<VirtualHost 127.0.0.1:{port}>
+    ServerName b.test
+{loc_b}</VirtualHost>
+""".format(port=server.port,
+           loc_a=h.location("/api/v1", a,
+                            "    ProfileCORSOrigins https://a.example\n"),
+           loc_b=h.location("/people/b/api/v1", b,
+                            "    ProfileCompression Off\n"
+                            "    ProfileBadData refuse\n"))
+    server.write_conf(body)
+    line_a = _line_of(server.conf, 'ProfileData "%s"' % a)
+    line_b = _line_of(server.conf, 'ProfileData "%s"' % b)
+
+    cp = server.ctl("-t", "-D", "DUMP_PROFILES")
+    assert cp.returncode == 0, cp.stderr
+    assert "Syntax OK" in cp.stderr
+    assert cp.stdout == """\
+Profile APIs (mod_profile):
+  a.test:{port} /api/v1
+    ProfileData {a} (line {line_a} of {conf})
+    languages: en es; records: skills 5, experience 4, education 3, \
+caseStudies 3, metrics 5
+    ProfileMaxAge 60
+    ProfileCORSOrigins https://a.example
+    ProfileCompression On
+    ProfileBadData keep
+  b.test:{port} /people/b/api/v1
+    ProfileData {b} (line {line_b} of {conf})
+    languages: en es; records: skills 1, experience 1, education 1, \
+caseStudies 1, metrics 1
+    ProfileMaxAge 300
+    ProfileCORSOrigins *
+    ProfileCompression Off
+    ProfileBadData refuse
+""".format(port=server.port, a=a, b=b, line_a=line_a, line_b=line_b,
+           conf=server.conf)
+
+    # Only when asked.
+    cp = server.ctl("-t")
+    assert cp.returncode == 0 and cp.stdout == ""
+
+
+def test_dump_profiles_shows_a_bad_file(make_httpd, workdir):
+    d = _dir(workdir, "status-dump-bad")
+    a = os.path.join(d, "a.json")
+    with open(a, "w") as f:
+        f.write("[]")
+    server = make_httpd("status-dump-bad", h.location("/api/v1", a))
+    cp = server.ctl("-t", "-D", "DUMP_PROFILES")
+    assert cp.returncode == 0, cp.stderr     # ProfileBadData keep
+    assert "PROFILE0007" in cp.stderr
+    lines = cp.stdout.splitlines()
+    assert lines[1] == "  127.0.0.1 (main server) /api/v1"
+    assert re.fullmatch(r"    data: bad: %s: .*expected an object.*"
+                        % re.escape(a), lines[3]), lines[3]
+    assert lines[4:] == ["    ProfileMaxAge 300", "    ProfileCORSOrigins *",
+                         "    ProfileCompression On",
+                         "    ProfileBadData keep"]
+
+
+# ------------------------------------------------ the shipped example
+def test_shipped_profile_status_block_works_uncommented(make_httpd, workdir):
+    """httpd-conf/profile.conf ships <Location /profile-status> commented
+    out; uncommented, it answers the JSON to a local client."""
+    with open(os.path.join(h.SRCDIR, "httpd-conf", "profile.conf")) as f:
+        text = f.read()
+    block = re.search(r"^ *# <Location /profile-status>\n.*?"
+                      r"^ *# </Location>\n", text, re.S | re.M)
+    assert block, "no commented <Location /profile-status> in profile.conf"
+    conf = re.sub(r"^( *)# ?", r"\1", block.group(0), flags=re.M)
+    assert "SetHandler profile-status" in conf and "Require local" in conf
+    path = os.path.join(_dir(workdir, "status-shipped"), "profile.json")
+    h.copy_data(MINIMAL_FILE, path)
+    server = make_httpd("status-shipped", "")
+    server.write_conf(h.load_modules("authz_host")
+                      + "<IfModule profile_module>\n" + conf
+                      + "</IfModule>\n" + h.location("/api/v1", path))
+    try:
+        server.start_checked()
+        st = status_json(server)
+        assert st["files"] == 1 and st["data"][0]["path"] == path
+    finally:
+        server.stop()
