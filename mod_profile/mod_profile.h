@@ -8,8 +8,10 @@
  *   mod_profile_config.c  directives, per-directory configuration, merge
  *   mod_profile_reload.c  loading data files; last good data across
  *                         restarts; what a restart logs
- *   mod_profile_status.c  what the module shows of itself: server-status,
- *                         the profile-status handler, -D DUMP_PROFILES
+ *   mod_profile_status.c  the status model: what is served, since when,
+ *                         how it loaded, where each file is used
+ *   mod_profile_status_views.c  server-status, the profile-status
+ *                         handler, -D DUMP_PROFILES
  *
  * Glue only: everything that can be decided without httpd lives in the
  * pure core (profile_*.c).
@@ -22,6 +24,7 @@
 
 #include <apr_hash.h>
 #include <apr_tables.h>
+#include <jansson.h>
 
 #include "profile_store.h"
 
@@ -107,8 +110,23 @@ typedef struct {
 int profile_reload_times(profile_load_times_t *out, const char *path,
                          server_rec *s);
 
-/* mod_profile_status.c */
+/* mod_profile_status.c: the status model */
 #define PROFILE_STATUS_HANDLER "profile-status"
 void profile_status_register_hooks(apr_pool_t *p);
+/* Non-zero once a running configuration names data files. */
+int profile_status_configured(void);
+/* The running configuration's data files as served now (a new JSON
+ * object; the caller json_decref()s it). */
+json_t *profile_status_model(apr_pool_t *p);
+/* One data file: `st` what was read of it (NULL: nothing), `err` why
+ * that failed; without the load's times (DUMP_PROFILES). */
+json_t *profile_status_file(const profile_data_t *d,
+                            const profile_store_t *st, const char *err,
+                            apr_pool_t *p);
+/* The data files of `files` (path -> profile_data_t), sorted by path. */
+apr_array_header_t *profile_status_sorted(apr_hash_t *files, apr_pool_t *p);
+
+/* mod_profile_status_views.c */
+void profile_status_views_register_hooks(apr_pool_t *p);
 
 #endif

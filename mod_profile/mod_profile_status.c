@@ -1,21 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * mod_profile_status.c -- what the module shows of itself, for
- * administrators and monitoring: the data files of the running
- * configuration (what was loaded, when, how long it took, whether the
- * last good data is being served instead of a bad file, and where each
- * file is used).  Three views of one model (a JSON object built when
- * asked):
+ * mod_profile_status.c -- what the module knows of itself, for
+ * administrators and monitoring: the status model, a JSON object built
+ * when asked, of the data files of the running configuration (what was
+ * loaded, when, how long it took, whether the last good data is being
+ * served instead of a bad file, and where each file is used).
+ * mod_profile_status_views.c shows it.
  *
- *   - a section of mod_status's /server-status, and Key: value lines in
- *     its ?auto form (mod_status's optional status_hook);
- *   - the `profile-status` handler: the model as JSON, for monitoring;
- *   - `httpd -t -D DUMP_PROFILES`: each API base with its data file and
- *     effective directives, on stdout (the test_config hook).
- *
- * It owns the snapshot of each load that the views show, taken when the
+ * It owns the snapshot of each load that the model shows, taken when the
  * running configuration has loaded its files.  It changes nothing that
- * is served, and never answers below an API base.
+ * is served.
  */
 #include <string.h>
 
@@ -24,15 +18,9 @@
 #include "http_core.h"
 #include "http_log.h"
 #include "http_main.h"
-#include "http_protocol.h"
-#include "http_request.h"
 
-#include <apr_lib.h>
-#include <apr_optional_hooks.h>
 #include <apr_strings.h>
 #include <jansson.h>
-
-#include "mod_status.h"
 
 #include "mod_profile.h"
 
@@ -376,7 +364,7 @@ static int path_cmp(const void *a, const void *b)
 }
 
 /* The data files of `files`, sorted by path. */
-static apr_array_header_t *sorted(apr_hash_t *files, apr_pool_t *p)
+apr_array_header_t *profile_status_sorted(apr_hash_t *files, apr_pool_t *p)
 {
     apr_array_header_t *a = apr_array_make(p, 4, sizeof(profile_data_t *));
     apr_hash_index_t *hi;
@@ -390,9 +378,9 @@ static apr_array_header_t *sorted(apr_hash_t *files, apr_pool_t *p)
 }
 
 /* The running configuration's files as served now. */
-static json_t *status_model(apr_pool_t *p)
+json_t *profile_status_model(apr_pool_t *p)
 {
-    apr_array_header_t *files = sorted(running_files, p);
+    apr_array_header_t *files = profile_status_sorted(running_files, p);
     json_t *o = json_object(), *data = json_array();
     int i, n[3] = {0, 0, 0};
 
@@ -413,337 +401,21 @@ static json_t *status_model(apr_pool_t *p)
     return o;
 }
 
-/* ------------------------------------------------------------------ */
-/* server-status                                                       */
-
-/* Prints `v`, a scalar or an array of scalars, as text. */
-static const char *text_of(const json_t *v, apr_pool_t *p)
+json_t *profile_status_file(const profile_data_t *d,
+                            const profile_store_t *st, const char *err,
+                            apr_pool_t *p)
 {
-    const char *s = "";
-    size_t i;
-
-    switch (json_typeof(v)) {
-    case JSON_STRING:
-        return json_string_value(v);
-    case JSON_INTEGER:
-        return apr_psprintf(p, "%" APR_INT64_T_FMT,
-                            (apr_int64_t)json_integer_value(v));
-    case JSON_REAL:
-        return apr_psprintf(p, "%.6f", json_real_value(v));
-    case JSON_TRUE:
-        return "on";
-    case JSON_FALSE:
-        return "off";
-    case JSON_ARRAY:
-        for (i = 0; i < json_array_size(v); i++) {
-            s = apr_pstrcat(p, s, i ? " " : "",
-                            text_of(json_array_get(v, i), p), NULL);
-        }
-        return s;
-    default:
-        return NULL;
-    }
+    return file_json(d, st, err, NULL, p);
 }
 
-/* ?auto: every value of the model as "Key: value", the key being the
- * path of names in it, capitalized and joined ("ProfileData[0]State");
- * a null value gives no line. */
-static void auto_lines(request_rec *r, const char *prefix, const json_t *v)
+int profile_status_configured(void)
 {
-    const char *key, *s;
-    json_t *m;
-    size_t i;
-    char *c;
-
-    if (json_is_object(v)) {
-        json_object_foreach((json_t *)v, key, m) {
-            c = apr_pstrcat(r->pool, prefix, key, NULL);
-            c[strlen(prefix)] = apr_toupper(key[0]);
-            auto_lines(r, c, m);
-        }
-        return;
-    }
-    if (json_is_array(v) && json_array_size(v) > 0
-        && json_is_object(json_array_get(v, 0))) {
-        for (i = 0; i < json_array_size(v); i++) {
-            auto_lines(r, apr_psprintf(r->pool, "%s[%lu]", prefix,
-                                       (unsigned long)i),
-                       json_array_get(v, i));
-        }
-        return;
-    }
-    if ((s = text_of(v, r->pool)) == NULL) {
-        return;
-    }
-    c = apr_pstrdup(r->pool, s);
-    for (s = c; *c; c++) {
-        if (apr_iscntrl(*c)) {
-            *c = ' ';           /* one line per value */
-        }
-    }
-    ap_rprintf(r, "%s: %s\n", prefix, s);
-}
-
-static const char *h(request_rec *r, const json_t *v)
-{
-    const char *s = text_of(v, r->pool);
-
-    return s ? ap_escape_html(r->pool, s) : "-";
-}
-
-static const char *field(request_rec *r, const json_t *o, const char *key)
-{
-    return h(r, json_object_get(o, key));
-}
-
-static const char *bytes_html(request_rec *r, const json_t *f)
-{
-    const json_t *n = json_object_get(f, "representations");
-    const json_t *b = json_object_get(f, "bytes");
-    const char *s = "";
-    int enc;
-
-    if (b == NULL) {
-        return "-";
-    }
-    for (enc = 0; enc < PROFILE_ENC_COUNT; enc++) {
-        const char *name = profile_enc_names[enc];
-
-        s = apr_pstrcat(r->pool, s, enc ? "; " : "", name, " ",
-                        field(r, n, name), " (", field(r, b, name),
-                        " bytes)", NULL);
-    }
-    return s;
-}
-
-static const char *records_html(request_rec *r, const json_t *f)
-{
-    const json_t *recs = json_object_get(f, "records");
-    const char *s = "", *key;
-    json_t *n;
-
-    if (recs == NULL) {
-        return "-";
-    }
-    json_object_foreach((json_t *)recs, key, n) {
-        s = apr_pstrcat(r->pool, s, *s ? ", " : "",
-                        ap_escape_html(r->pool, key), " ", h(r, n), NULL);
-    }
-    return s;
-}
-
-/* One row of a file's table. */
-static void row(request_rec *r, const char *name, const char *html)
-{
-    ap_rprintf(r, "<tr><th align=\"left\" valign=\"top\">%s</th>"
-               "<td>%s</td></tr>\n", name, html);
-}
-
-static void file_html(request_rec *r, const json_t *f)
-{
-    const json_t *loaded = json_object_get(f, "loaded");
-    const json_t *disk = json_object_get(f, "onDisk");
-    const json_t *uses = json_object_get(f, "uses");
-    const char *state = json_string_value(json_object_get(f, "state"));
-    const char *used = "";
-    size_t i;
-
-    ap_rprintf(r, "<h3>%s</h3>\n", field(r, f, "path"));
-    ap_rprintf(r, strcmp(state, "fresh") == 0 ? "<p>%s</p>\n"
-               : "<p style=\"color:#a00\"><b>%s</b></p>\n",
-               field(r, f, "message"));
-    ap_rputs("<table border=\"0\">\n", r);
-    if (json_is_object(loaded)) {
-        row(r, "File loaded", apr_psprintf(r->pool, "%s bytes, modified %s",
-                                           field(r, loaded, "size"),
-                                           field(r, loaded, "mtime")));
-    }
-    row(r, "File now on disk", json_object_get(disk, "error")
-        ? field(r, disk, "error")
-        : apr_psprintf(r->pool, "%s bytes, modified %s%s",
-                       field(r, disk, "size"), field(r, disk, "mtime"),
-                       json_is_true(json_object_get(disk, "changed"))
-                       ? " (changed since loaded)" : ""));
-    row(r, "Loaded", apr_psprintf(r->pool, "%s, in %s s",
-                                  field(r, f, "loadedAt"),
-                                  field(r, f, "loadSeconds")));
-    row(r, "Languages", field(r, f, "languages"));
-    row(r, "Records", records_html(r, f));
-    row(r, "Representations", bytes_html(r, f));
-    row(r, "Compressed forms", field(r, f, "compressed"));
-    row(r, "ProfileBadData", field(r, f, "badData"));
-    for (i = 0; i < json_array_size(uses); i++) {
-        const json_t *u = json_array_get(uses, i);
-
-        used = apr_pstrcat(r->pool, used, i ? "<br />" : "",
-                           apr_psprintf(r->pool, "%s %s (line %s of %s): "
-                                        "max-age %s, CORS %s, compression "
-                                        "%s, bad data %s",
-                                        field(r, u, "server"),
-                                        field(r, u, "base"),
-                                        field(r, u, "line"),
-                                        field(r, u, "definedIn"),
-                                        field(r, u, "maxAge"),
-                                        field(r, u, "corsOrigins"),
-                                        field(r, u, "compression"),
-                                        field(r, u, "badData")), NULL);
-    }
-    row(r, "Used by", used);
-    ap_rputs("</table>\n", r);
-}
-
-static int status_hook(request_rec *r, int flags)
-{
-    json_t *m;
-    const json_t *data;
-    size_t i;
-
-    if (running_files == NULL) {
-        return OK;              /* no ProfileData anywhere */
-    }
-    m = status_model(r->pool);
-    if (flags & AP_STATUS_SHORT) {
-        auto_lines(r, "Profile", m);
-        json_decref(m);
-        return OK;
-    }
-    data = json_object_get(m, "data");
-    ap_rputs("<hr />\n<h2>mod_profile</h2>\n", r);
-    ap_rprintf(r, "<p>%s data files: %s fresh, %s serving last good data, "
-               "%s unavailable (configuration generation %s)</p>\n",
-               field(r, m, "files"), field(r, m, "fresh"),
-               field(r, m, "stale"), field(r, m, "unavailable"),
-               field(r, m, "generation"));
-    for (i = 0; i < json_array_size(data); i++) {
-        file_html(r, json_array_get(data, i));
-    }
-    json_decref(m);
-    return OK;
-}
-
-/* ------------------------------------------------------------------ */
-/* SetHandler profile-status                                           */
-
-static int status_handler(request_rec *r)
-{
-    json_t *m;
-    char *body;
-
-    if (strcmp(r->handler, PROFILE_STATUS_HANDLER) != 0) {
-        return DECLINED;
-    }
-    ap_allow_standard_methods(r, REPLACE_ALLOW, M_GET, -1);
-    if (r->method_number != M_GET) {
-        return HTTP_METHOD_NOT_ALLOWED;
-    }
-    m = status_model(r->pool);
-    body = json_dumps(m, JSON_INDENT(2) | JSON_PRESERVE_ORDER
-                           | JSON_REAL_PRECISION(10));
-    json_decref(m);
-    if (body == NULL) {
-        return HTTP_INTERNAL_SERVER_ERROR;
-    }
-    ap_set_content_type(r, "application/json");
-    apr_table_setn(r->headers_out, "Cache-Control", "no-store");
-    apr_table_setn(r->headers_out, "X-Content-Type-Options", "nosniff");
-    ap_set_content_length(r, (apr_off_t)strlen(body) + 1);
-    ap_rputs(body, r);
-    ap_rputs("\n", r);
-    free(body);
-    return OK;
-}
-
-/* ------------------------------------------------------------------ */
-/* httpd -t -D DUMP_PROFILES                                           */
-
-static void dump_use(apr_file_t *out, const json_t *f, const json_t *u,
-                     apr_pool_t *p)
-{
-    const json_t *recs = json_object_get(f, "records");
-    const char *base = text_of(json_object_get(u, "base"), p), *key;
-    const char *counts = "";
-    json_t *n;
-
-    apr_file_printf(out, "  %s %s\n", text_of(json_object_get(u, "server"),
-                                              p),
-                    base ? base : "(no API base: ProfileData is not in a "
-                                  "<Location>; set ProfileBasePath)");
-    apr_file_printf(out, "    ProfileData %s (line %s of %s)\n",
-                    text_of(json_object_get(f, "path"), p),
-                    text_of(json_object_get(u, "line"), p),
-                    text_of(json_object_get(u, "definedIn"), p));
-    if (recs == NULL) {
-        apr_file_printf(out, "    data: bad: %s\n",
-                        text_of(json_object_get(f, "error"), p));
-    }
-    else {
-        json_object_foreach((json_t *)recs, key, n) {
-            counts = apr_pstrcat(p, counts, *counts ? ", " : "", key, " ",
-                                 text_of(n, p), NULL);
-        }
-        apr_file_printf(out, "    languages: %s; records: %s\n",
-                        text_of(json_object_get(f, "languages"), p), counts);
-    }
-    apr_file_printf(out, "    ProfileMaxAge %s\n"
-                    "    ProfileCORSOrigins %s\n"
-                    "    ProfileCompression %s\n"
-                    "    ProfileBadData %s\n",
-                    text_of(json_object_get(u, "maxAge"), p),
-                    text_of(json_object_get(u, "corsOrigins"), p),
-                    json_is_true(json_object_get(u, "compression"))
-                    ? "On" : "Off",
-                    text_of(json_object_get(u, "badData"), p));
-}
-
-/* Each API base, with its server, data file, what the file holds and
- * the effective directives, on stdout (as mod_ssl's DUMP_CERTS).  At
- * configtest the files were only validated; each is read again here,
- * rendered without compressed forms, for its languages and records. */
-static void status_test_config(apr_pool_t *pconf, server_rec *s)
-{
-    apr_array_header_t *files;
-    profile_load_opts_t opts = {.render = 1, .compress = 0};
-    apr_file_t *out;
-    apr_pool_t *p;
-    int i;
-    size_t j;
-
-    (void)s;
-    if (!ap_exists_config_define("DUMP_PROFILES")
-        || apr_file_open_stdout(&out, pconf) != APR_SUCCESS) {
-        return;
-    }
-    apr_pool_create(&p, pconf);
-    files = sorted(profile_data_files(), p);
-    opts.max_size = profile_max_data_size();
-    apr_file_printf(out, "Profile APIs (mod_profile):\n");
-    for (i = 0; i < files->nelts; i++) {
-        const profile_data_t *d = APR_ARRAY_IDX(files, i, profile_data_t *);
-        profile_store_t *st = NULL;
-        const char *err = NULL;
-        apr_pool_t *lp;
-        json_t *f;
-
-        apr_pool_create(&lp, p);
-        profile_store_load(&st, &err, d->path, &opts, lp);
-        f = file_json(d, st, err, NULL, p);
-        for (j = 0; j < json_array_size(json_object_get(f, "uses")); j++) {
-            dump_use(out, f, json_array_get(json_object_get(f, "uses"), j),
-                     p);
-        }
-        json_decref(f);
-        apr_pool_destroy(lp);
-    }
-    apr_pool_destroy(p);
+    return running_files != NULL;
 }
 
 void profile_status_register_hooks(apr_pool_t *p)
 {
-    (void)p;
     /* After profile_check_config (APR_HOOK_MIDDLE) has loaded. */
     ap_hook_check_config(status_check_config, NULL, NULL, APR_HOOK_LAST);
-    ap_hook_test_config(status_test_config, NULL, NULL, APR_HOOK_MIDDLE);
-    APR_OPTIONAL_HOOK(ap, status_hook, status_hook, NULL, NULL,
-                      APR_HOOK_MIDDLE);
-    ap_hook_handler(status_handler, NULL, NULL, APR_HOOK_MIDDLE);
+    profile_status_views_register_hooks(p);
 }
