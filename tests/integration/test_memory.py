@@ -128,17 +128,22 @@ def _parent_rss(pid):
     return last
 
 
+def _started(make_httpd, name, path, raw, extra=""):
+    """A server (one child) on `raw`, written to `path`, serving round 0:
+    (server, its ETag, the parent's RSS)."""
+    _put(path, raw, h.DATA_MTIME)
+    server = make_httpd(name, extra + MPM + h.location("/api/v1", path))
+    server.start_checked()
+    return server, _served(server, 0), _parent_rss(server.pid)
+
+
 def test_parent_rss_flat_over_reloads(make_httpd, workdir):
     t0 = time.monotonic()
     path, raw, marker = _big_file(workdir)
-    _put(path, raw, h.DATA_MTIME)
     size = len(raw)
-    server = make_httpd("memory", MPM + h.location("/api/v1", path))
-    server.start_checked()
+    server, etag, start = _started(make_httpd, "memory", path, raw)
     try:
         pid = server.pid
-        etag = _served(server, 0)
-        start = _parent_rss(pid)
         rows = []
         for n in range(1, RELOADS + 1):
             _put(path, raw.replace(marker, json.dumps(headline(n)).encode(
@@ -173,20 +178,15 @@ def test_parent_rss_flat_over_reloads(make_httpd, workdir):
 
 def test_parent_rss_flat_over_unchanged_reloads(make_httpd, workdir):
     path, raw, _ = _big_file(workdir, 2000, 2000)
-    _put(path, raw, h.DATA_MTIME)
-    server = make_httpd("memory-unchanged", "LogLevel warn profile:info\n"
-                        + MPM + h.location("/api/v1", path))
-    server.start_checked()
+    server, etag, start = _started(make_httpd, "memory-unchanged", path, raw,
+                                   "LogLevel warn profile:info\n")
     try:
-        pid = server.pid
-        etag = _served(server, 0)
-        start = _parent_rss(pid)
         rows = []
-        for n in range(1, RELOADS + 1):
+        for _ in range(RELOADS):
             text = pu.restart(server, "USR1", timeout=60)
             assert "unchanged, kept" in text, text
             assert _served(server, 0) == etag
-            rows.append(_parent_rss(pid))
+            rows.append(_parent_rss(server.pid))
     finally:
         server.stop()
     report = "parent VmRSS over %d unchanged reloads of a %d-byte file: " \

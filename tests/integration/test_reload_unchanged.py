@@ -37,15 +37,14 @@ def _data(headline):
 
 @pytest.fixture
 def server(make_httpd, workdir, request):
-    d = os.path.join(workdir, "unchanged-" + request.node.name)
-    os.makedirs(d)
-    os.chmod(d, 0o755)
-    path = os.path.join(d, "profile.json")
-    h.write_json(path, _data("Version A"))
-    srv = make_httpd("unchanged", INFO + h.location(B, path))
-    srv.start_checked()
-    srv.path = path
-    yield srv
+    """A server of its own per test (only the parent, as root, reads the
+    file)."""
+    srv = make_httpd("unchanged", "")
+    srv.path = h.write_json(os.path.join(workdir, "unchanged-%s.json"
+                                         % request.node.name),
+                            _data("Version A"))
+    srv.write_conf(INFO + h.location(B, srv.path))
+    yield srv.start_checked()
     srv.stop()
 
 
@@ -156,7 +155,7 @@ def test_size_limit_applies_to_kept_data(server):
     assert _snapshot(server) == before
 
 
-@pytest.mark.allow_log(r"PROFILE0003: ProfileData: .*profile\.json")
+@pytest.mark.allow_log(r"PROFILE0003: ProfileData: .*/unchanged-.*\.json")
 def test_file_gone_bad_after_a_kept_restart_is_reported(server):
     before = _snapshot(server)
     assert KEPT in pu.restart(server, "USR1")
