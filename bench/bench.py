@@ -686,27 +686,50 @@ def big_data_part(work, args, report):
     mem = srv.rss_kb()
 
     def etag():
-        return hh.request(srv.port, "GET", BASE + "/experience").etag
+        try:
+            return hh.request(srv.port, "GET", BASE + "/experience").etag
+        except OSError:
+            return None
 
-    reloads = []
-    current = etag()
-    for i in range(4):
-        shutil.copy(big2 if i % 2 == 0 else big, live + ".new")
-        os.chmod(live + ".new", 0o644)
-        os.rename(live + ".new", live)
+    error_log = os.path.join(srv.root, "logs", "error.log")
+
+    def reload():
+        """SIGUSR1 to the parent: seconds until it has read its
+        configuration again and resumes, and until a request sent then
+        is answered (by the new generation: the old one stopped
+        listening at the signal)."""
+        offset = os.path.getsize(error_log)
         t0 = time.time()
         os.kill(srv.parent_pid(), signal.SIGUSR1)
         while True:
-            try:
-                e = etag()
-            except OSError:
-                e = None
-            if e and e != current:
-                break
+            with open(error_log, "rb") as f:
+                f.seek(offset)
+                if re.search(rb"AH00489|AH00292|AH00163", f.read()):
+                    break
             if time.time() - t0 > 60:
                 raise SystemExit("big data: reload not seen in 60 s")
-            time.sleep(0.01)
-        reloads.append(time.time() - t0)
+            time.sleep(0.002)
+        resumed = time.time() - t0
+        while etag() is None:
+            time.sleep(0.002)
+        return resumed, time.time() - t0
+
+    # Changed data (the file alternates between two contents), then the
+    # same file unchanged: the module keeps its data (PROFILE0006
+    # "unchanged, kept").
+    walls = {"changed": [], "unchanged": []}
+    current = etag()
+    for i in range(8):
+        kind = "changed" if i < 4 else "unchanged"
+        if kind == "changed":
+            shutil.copy(big2 if i % 2 == 0 else big, live + ".new")
+            os.chmod(live + ".new", 0o644)
+            os.rename(live + ".new", live)
+        walls[kind].append(reload())
+        e = etag()
+        if (e != current) != (kind == "changed"):
+            raise SystemExit("big data: %s reload served ETag %s after %s"
+                             % (kind, e, current))
         current = e
     # Filters over it: the module's answers against the harness's model.
     data = hh.load_data(live)
@@ -740,10 +763,14 @@ def big_data_part(work, args, report):
     # The module's own time (PROFILE0006 lines): loading at each start-up
     # and reload, and the first reading's validation at start-up.
     with open(os.path.join(srv.root, "logs", "error.log")) as f:
-        times = re.findall(r"PROFILE0006: .*loaded in ([\d.]+) s"
-                           r"(?: \(and validated in ([\d.]+) s)?", f.read())
+        text = f.read()
+    times = re.findall(r"PROFILE0006: .*loaded in ([\d.]+) s[^(\n]*"
+                       r"(?:\(and validated in ([\d.]+) s)?", text)
     at_start = [float(a) + float(b) for a, b in times if b]
     at_reload = [float(a) for a, b in times if not b]
+    at_kept = [float(a) for a in re.findall(
+        r"PROFILE0006: .*unchanged, kept .*\(compared in ([\d.]+) s\)",
+        text)]
 
     parent = srv.parent_pid()
     def total(m, sign):
@@ -756,15 +783,31 @@ def big_data_part(work, args, report):
                   "of 3) | %.2f s (%s) |" % (
                       statistics.median(starts),
                       ", ".join("%.2f" % s for s in starts)))
-    report.append("| graceful reload (SIGUSR1 to new ETag served, median "
-                  "of %d) | %.2f s (%s) |" % (
-                      len(reloads), statistics.median(reloads),
-                      ", ".join("%.2f" % s for s in reloads)))
     report.append("| the module's work at start-up (validation at the first "
                   "reading + loading at the second; PROFILE0006) | %s s |"
                   % ", ".join("%.2f" % t for t in at_start))
     report.append("| the module's work at a reload (loading; PROFILE0006) "
                   "| %s s |" % ", ".join("%.2f" % t for t in at_reload))
+    report.append("| the module's work at a reload of unchanged data "
+                  "(comparing; PROFILE0006 \"unchanged, kept\") | %s s |"
+                  % ", ".join("%.3f" % t for t in at_kept))
+    if at_reload and at_kept:
+        report.append("| unchanged / changed, the module's work (medians) "
+                      "| %.1f %% |" % (100 * statistics.median(at_kept)
+                                       / statistics.median(at_reload)))
+    for i, what in enumerate(("the parent resumes (AH00489)",
+                              "the new generation answers")):
+        med_of = {}
+        for kind in ("changed", "unchanged"):
+            t = [w[i] for w in walls[kind]]
+            med_of[kind] = statistics.median(t)
+            report.append("| graceful reload of %s data: SIGUSR1 until %s "
+                          "(median of %d) | %.3f s (%s) |" % (
+                              kind, what, len(t), med_of[kind],
+                              ", ".join("%.3f" % x for x in t)))
+        report.append("| unchanged / changed, until %s (medians) | "
+                      "%.1f %% |" % (what, 100 * med_of["unchanged"]
+                                     / med_of["changed"]))
     report.append("| memory, all server processes (PSS), big data | "
                   "%.1f MB |" % (total(mem, -1) / 1024))
     report.append("| memory, all server processes (PSS), sample data | "

@@ -45,15 +45,45 @@ static int apply_header(void *rv, const char *key, const char *val)
     return 1;
 }
 
-static int send_answer(request_rec *r, const profile_response_t *resp)
+/* A request note for the access log (LogFormat %{NAME}n), and the same
+ * as a variable of the request's environment (CustomLog env=NAME,
+ * expr=reqenv('NAME')); unset where `val` is NULL. */
+static void note(request_rec *r, const char *name, const char *val)
+{
+    if (val != NULL) {
+        apr_table_setn(r->notes, name, val);
+        apr_table_setn(r->subprocess_env, name, val);
+    }
+}
+
+/* What the answer was, for the access log (docs/operations.md, "The
+ * access log"): the language and coding served, the route, and whether
+ * the data is the last good load of a file that failed to load since. */
+static void note_answer(request_rec *r, const profile_response_t *resp,
+                        const profile_data_t *data)
+{
+    note(r, "profile-lang", apr_table_get(resp->headers,
+                                          "Content-Language"));
+    note(r, "profile-route", resp->route);
+    note(r, "profile-coding", resp->content_encoding
+                              ? resp->content_encoding : "identity");
+    note(r, "profile-stale", data == NULL || data->store == NULL ? NULL
+                             : data->stale ? "1" : "0");
+}
+
+static int send_answer(request_rec *r, const profile_response_t *resp,
+                       const profile_data_t *data)
 {
     apr_bucket_alloc_t *ba = r->connection->bucket_alloc;
     apr_bucket_brigade *bb = apr_brigade_create(r->pool, ba);
     const char *from = resp->body;
 
+    note_answer(r, resp, data);
     apr_table_do(apply_header, r, resp->headers, NULL);
     /* The header fields above are the whole truth: nothing another
-     * module derived from a file name (mod_mime) may replace them. */
+     * module derived from the file name (mod_mime, by its extensions:
+     * an {id} may hold a dot) may replace them. */
+    r->content_type = NULL;
     r->content_languages = NULL;
     r->content_encoding = NULL;
     r->status = resp->status;
@@ -146,7 +176,7 @@ static int unconfigured(request_rec *r, const profile_dir_conf *conf,
     req->path = "";
     profile_api_answer(&resp, site, req, r->pool);
     profile_api_error(&resp, site, req, HTTP_INTERNAL_SERVER_ERROR, r->pool);
-    return send_answer(r, &resp);
+    return send_answer(r, &resp, conf->data);
 }
 
 static int profile_handler(request_rec *r)
@@ -191,7 +221,7 @@ static int profile_handler(request_rec *r)
         /* Its file has no good load yet (ProfileBadData keep). */
         profile_api_unavailable(&resp, &site, &req, PROFILE_RETRY_AFTER,
                                 r->pool);
-        return send_answer(r, &resp);
+        return send_answer(r, &resp, conf->data);
     }
     if (site.store == NULL || base == NULL) {
         return unconfigured(r, conf, &site, &req);
@@ -210,7 +240,7 @@ static int profile_handler(request_rec *r)
                       resp.etag ? ", ETag " : "",
                       resp.etag ? resp.etag : "");
     }
-    return send_answer(r, &resp);
+    return send_answer(r, &resp, conf->data);
 }
 
 /* URLs served by this handler name no file: like mod_proxy, the module
@@ -220,9 +250,10 @@ static int profile_handler(request_rec *r)
  * lookups) that the core's map_to_storage would do.  Whether a URL is
  * ours is known in translate_name, where the <Location> sections are
  * merged (map_to_storage starts from the server's defaults).  The file
- * name has no extension, so no mod_mime rule applies to it; a path too
- * long to be a file name under DocumentRoot gets the module's 404, not
- * httpd's 403. */
+ * name, "profile:" and the path, names no file: a path too long to be a
+ * file name under DocumentRoot gets the module's 404, not httpd's 403,
+ * and what mod_mime derives from an extension in it (an {id} may hold a
+ * dot) is undone by send_answer(). */
 static int profile_translate_name(request_rec *r)
 {
     profile_dir_conf *conf = ap_get_module_config(r->per_dir_config,
@@ -248,7 +279,10 @@ static int profile_translate_name(request_rec *r)
     if (err == NULL && handler != NULL
         && strcasecmp(handler, PROFILE_HANDLER) == 0) {
         ap_set_module_config(r->request_config, &profile_module, conf);
-        r->filename = apr_pstrdup(r->pool, PROFILE_HANDLER ":");
+        /* What %f logs and what mod_rewrite's rules in the section
+         * match: "profile:/api/v1/skills". */
+        r->filename = apr_pstrcat(r->pool, PROFILE_HANDLER ":", r->uri,
+                                  NULL);
         return OK;
     }
     return DECLINED;

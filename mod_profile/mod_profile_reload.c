@@ -17,10 +17,22 @@
  * every virtual host naming the file, at every restart for as long as
  * the file stays bad.
  *
+ * A restart that finds a file holding the very bytes of its last good
+ * load keeps that load: logrotate and certificate renewals restart the
+ * server every day, and loading again would give the same store at the
+ * cost of parsing, rendering and compressing it all (PROFILE0006 says
+ * "unchanged, kept").  The bytes are compared by their MD5, never by the
+ * file's times: a same-size edit whose modification time was reset
+ * (cp -p, rsync -t, tar, touch -r) or fell within the file system's
+ * time granularity must still be loaded.
+ *
  * Nothing kept in the process pool points into this module's .so, which
  * httpd unloads at every restart.
  */
 #include <string.h>
+#if !defined(WIN32)
+#include <dlfcn.h>              /* dladdr */
+#endif
 #if defined(__GLIBC__)
 #include <malloc.h>             /* malloc_trim */
 #endif
@@ -31,6 +43,7 @@
 #include "http_main.h"
 #include "http_core.h"
 
+#include <apr_md5.h>
 #include <apr_strings.h>
 
 #include "mod_profile.h"
@@ -47,9 +60,18 @@ typedef struct {
     apr_time_t stale_since;         /* first failed load since; 0: fresh */
     apr_interval_time_t validated_in; /* the first reading's check */
     apr_interval_time_t loaded_in;  /* the last load, to be logged */
+    int kept;                       /* the last restart kept the store */
+    apr_interval_time_t checked_in; /* ... after comparing in this time */
+    char build[128];                /* module_build() of the store */
 } holder_t;
 
-#define REGISTRY_KEY "mod_profile:last-good"
+/* The key names the layout of holder_t: a restart into a build of the
+ * module whose holder_t differs must not read the old registry's
+ * holders (it starts a registry of its own; the old one's data stays
+ * until httpd stops). */
+#define REGISTRY_KEY "mod_profile:last-good:2"
+/* How much of a data file is read at a time to compare it. */
+#define COMPARE_CHUNK (128 * 1024)
 
 static apr_hash_t *registry(apr_pool_t *ppool)
 {
@@ -106,6 +128,79 @@ static void trim_heap(void)
 #endif
 }
 
+/* Which build of this module runs: the device, inode, size and time of
+ * its .so ("" where that cannot be known).  httpd loads the .so afresh at
+ * every restart, and an upgrade may have replaced it: a store that
+ * another build rendered may differ in its bytes or its layout, so it
+ * is never kept as unchanged data. */
+static void module_build(char *out, apr_size_t len, apr_pool_t *ptemp)
+{
+#if !defined(WIN32)
+    Dl_info info;
+    apr_finfo_t fi;
+
+    if (dladdr((void *)&profile_module, &info) != 0
+        && info.dli_fname != NULL
+        && apr_stat(&fi, info.dli_fname, APR_FINFO_DEV | APR_FINFO_INODE
+                    | APR_FINFO_SIZE | APR_FINFO_MTIME | APR_FINFO_CTIME,
+                    ptemp) == APR_SUCCESS) {
+        apr_snprintf(out, len, "%s %lu:%lu:%" APR_OFF_T_FMT ":%"
+                     APR_TIME_T_FMT ":%" APR_TIME_T_FMT, info.dli_fname,
+                     (unsigned long)fi.device, (unsigned long)fi.inode,
+                     fi.size, fi.mtime, fi.ctime);
+        return;
+    }
+#endif
+    (void)ptemp;
+    out[0] = '\0';
+}
+
+/* Non-zero when loading the file again would give h->store: the file
+ * holds exactly the bytes it was loaded from (the same size and MD5,
+ * read in slices: no copy of the file), this build of the module loaded
+ * it, with the coded forms this configuration wants, and the file is
+ * within this configuration's size limit. */
+static int unchanged(const holder_t *h, const char *path, const char *build,
+                     const profile_load_opts_t *opts, apr_time_t *mtime,
+                     apr_pool_t *ptemp)
+{
+    const profile_store_t *st = h->store;
+    unsigned char md5[APR_MD5_DIGESTSIZE];
+    apr_md5_ctx_t ctx;
+    apr_file_t *f;
+    apr_finfo_t fi;
+    apr_status_t rv;
+    apr_size_t n;
+    char *buf;
+    int same = 0;
+
+    if (build[0] == '\0' || strcmp(build, h->build) != 0
+        || st->compressed != opts->compress
+        || (opts->max_size > 0 && (apr_off_t)st->size > opts->max_size)
+        || apr_file_open(&f, path, APR_FOPEN_READ | APR_FOPEN_BINARY,
+                         APR_OS_DEFAULT, ptemp) != APR_SUCCESS) {
+        return 0;
+    }
+    if (apr_file_info_get(&fi, APR_FINFO_TYPE | APR_FINFO_SIZE
+                          | APR_FINFO_MTIME, f)
+        == APR_SUCCESS && fi.filetype == APR_REG
+        && fi.size == (apr_off_t)st->size) {
+        buf = apr_palloc(ptemp, COMPARE_CHUNK);
+        apr_md5_init(&ctx);
+        do {
+            n = COMPARE_CHUNK;
+            rv = apr_file_read(f, buf, &n);
+            apr_md5_update(&ctx, buf, n);
+        } while (rv == APR_SUCCESS);
+        apr_md5_final(md5, &ctx);
+        /* (Bytes appended meanwhile change the MD5 too.) */
+        same = rv == APR_EOF && memcmp(md5, st->md5, sizeof(md5)) == 0;
+        *mtime = fi.mtime;
+    }
+    apr_file_close(f);
+    return same;
+}
+
 static const profile_use_t *first_use(const profile_data_t *d)
 {
     return &APR_ARRAY_IDX(d->uses, 0, profile_use_t);
@@ -154,21 +249,36 @@ static int validate(profile_data_t *d, holder_t *h, apr_pool_t *ptemp)
     return rv;
 }
 
-/* The reading the server runs with: loads, or keeps the last good
- * data.  d->error says what went wrong, for profile_reload_post_config
- * to log. */
-static void load(profile_data_t *d, holder_t *h, apr_pool_t *pconf,
-                 apr_pool_t *ppool)
+/* The reading the server runs with: keeps the last good data where
+ * the file still holds its bytes, else loads, or keeps the last good
+ * data after a failed load.  d->error says what went wrong, for
+ * profile_reload_post_config to log. */
+static void load(profile_data_t *d, holder_t *h, const char *build,
+                 apr_pool_t *pconf, apr_pool_t *ptemp, apr_pool_t *ppool)
 {
     profile_load_opts_t opts = {.render = 1};
     profile_store_t *store = NULL;
     const char *err = NULL;
-    apr_pool_t *np = own_pool(ppool);
-    apr_time_t t0 = apr_time_now();
+    apr_pool_t *np;
+    apr_time_t t0 = apr_time_now(), mtime;
 
     opts.compress = d->compress;
     opts.max_size = profile_max_data_size();
     h->generation = ap_state_query(AP_SQ_CONFIG_GEN);
+    if (h->store != NULL
+        && unchanged(h, d->path, build, &opts, &mtime, ptemp)) {
+        /* Last-Modified stays the file's modification time (CONTRACT
+         * §5), which a touch moves; the bytes and ETags do not change.
+         * The parent alone holds this store now: its children forked
+         * with their own copies. */
+        h->store->mtime = mtime;
+        h->kept = 1;
+        h->checked_in = apr_time_now() - t0;
+        h->stale_since = 0;
+        d->store = h->store;
+        return;
+    }
+    np = own_pool(ppool);
     if (np == NULL) {
         err = "out of memory";
     }
@@ -183,6 +293,7 @@ static void load(profile_data_t *d, holder_t *h, apr_pool_t *pconf,
         h->loaded_at = apr_time_now();
         h->loaded_in = h->loaded_at - t0;
         h->stale_since = 0;
+        apr_cpystrn(h->build, build, sizeof(h->build));
         d->store = store;
         return;
     }
@@ -246,10 +357,14 @@ int profile_load_all(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s)
     apr_pool_t *ppool = s->process->pool;
     int running = ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_CONFIG;
     apr_hash_index_t *hi;
+    char build[sizeof(((holder_t *)NULL)->build)];
     int rv = OK;
 
     if (!running && stopping(ptemp)) {
         return OK;
+    }
+    if (running) {
+        module_build(build, sizeof(build), ptemp);
     }
     for (hi = files ? apr_hash_first(ptemp, files) : NULL; hi;
          hi = apr_hash_next(hi)) {
@@ -264,7 +379,7 @@ int profile_load_all(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s)
             }
         }
         else {
-            load(d, h, pconf, ppool);
+            load(d, h, build, pconf, ptemp, ppool);
         }
     }
     return rv;
@@ -353,6 +468,17 @@ int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
             h->loaded_in = 0;
             h->validated_in = 0;
         }
+        else if (h->kept) {
+            char at[APR_CTIME_LEN];
+
+            apr_ctime(at, h->loaded_at);
+            ap_log_error(APLOG_MARK, APLOG_INFO, 0, s, PROFILE_LOGNO(0006)
+                         "ProfileData %s: unchanged, kept the data loaded "
+                         "%s (compared in %.3f s)",
+                         (const char *)apr_hash_this_key(hi), at,
+                         h->checked_in / 1e6);
+        }
+        h->kept = 0;
         /* The data of files no section uses any more. */
         if (h->pool != NULL && h->generation != gen) {
             apr_pool_destroy(h->pool);

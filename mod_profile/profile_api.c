@@ -70,6 +70,7 @@ static void begin_response(profile_response_t *resp,
     resp->len = 0;
     resp->stored = 0;
     resp->content_encoding = NULL;
+    resp->route = NULL;
     resp->etag = NULL;
     resp->conditional = 0;
     resp->headers = apr_table_make(p, 12);
@@ -241,13 +242,16 @@ void profile_api_answer(profile_response_t *resp, const profile_site_t *site,
     const char *text;
 
     begin_response(resp, site, req, p);
+    if (profile_route_match(&rt, req->path, p) == 0) {
+        resp->route = rt.path;
+    }
     if (req->method == PROFILE_M_OPTIONS) {
         /* A preflight must never fail because a record does not exist. */
         apr_table_setn(resp->headers, "Allow", ALLOW);
         cacheable(resp, site, req, p);
         return;
     }
-    if (profile_route_match(&rt, req->path, p) != 0) {
+    if (resp->route == NULL) {
         not_found(resp, site, req, PROFILE_MSG_NO_ROUTE, req->uri, p);
         return;
     }

@@ -56,6 +56,8 @@ typedef struct {
     apr_size_t len;
     int stored;                 /* body lives as long as the store */
     const char *content_encoding; /* "gzip", "br"; NULL: identity */
+    const char *route;          /* the route's template ("/skills",
+                                 * "/experience/{id}"); NULL: no route */
     const char *etag;           /* set on 200 GET/HEAD */
     int conditional;            /* validators apply: a 200 GET/HEAD */
     apr_table_t *headers;       /* every other field; "Vary" to be merged */

@@ -25,6 +25,8 @@ typedef enum {
 
 typedef struct {
     profile_route_e route;
+    const char *path;           /* its template: "/skills",
+                                 * "/experience/{id}" */
     const char *id;             /* the {id} segment of an item route */
     const char *param;          /* the route's query parameter, or NULL */
     int coll;                   /* profile_coll_e, or -1 (object routes) */

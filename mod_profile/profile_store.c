@@ -220,6 +220,8 @@ apr_status_t profile_store_parse_opts(profile_store_t **out,
     st = apr_pcalloc(p, sizeof(*st));
     st->path = apr_pstrdup(p, name);
     st->mtime = mtime;
+    st->size = len;
+    apr_md5(st->md5, buf, len);
     st->compressed = o->compress;
     st->nlangs = nlangs;
     st->langs = langs;

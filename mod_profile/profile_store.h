@@ -12,6 +12,7 @@
 #include <apr_pools.h>
 #include <apr_hash.h>
 #include <apr_time.h>
+#include <apr_md5.h>
 
 #include "profile_enc.h"
 
@@ -68,6 +69,9 @@ typedef struct {
     const char *path;           /* the data file */
     int compressed;             /* coded[] forms were rendered */
     apr_time_t mtime;           /* its modification time */
+    apr_size_t size;            /* bytes of the file it was parsed from */
+    unsigned char md5[APR_MD5_DIGESTSIZE]; /* their MD5: does the file
+                                 * still hold them? */
     int nlangs;
     const char **langs;         /* declared order; [0] is the default */
     profile_body_t *profile;    /* [nlangs] */

@@ -27,6 +27,11 @@ post-start RSS at worst (docs/performance.md).  The old code's extra
 store is 2x at any size.  PROFILE_MEMORY_EXPERIENCE and
 PROFILE_MEMORY_CASE_STUDIES change the size (gen-bigdata.py's
 --experience and --case-studies).
+
+test_parent_rss_flat_over_unchanged_reloads reloads a smaller file that
+does not change: each restart keeps the loaded data (PROFILE0006
+"unchanged, kept") and the parent's RSS must not move beyond
+UNCHANGED_LIMIT (a few seconds).
 """
 import json
 import os
@@ -39,6 +44,7 @@ import proc_util as pu
 
 RELOADS = 10
 LIMIT = 1.2
+UNCHANGED_LIMIT = 1.02
 GEN = os.path.join(h.SRCDIR, "bench", "gen-bigdata.py")
 
 # Under the sanitized build httpd runs with the ASan runtime, whose
@@ -70,15 +76,15 @@ def headline(n):
     return "Memory round %d of %d" % (n, RELOADS)
 
 
-def _big_file(workdir):
+def _big_file(workdir, experience=EXPERIENCE, case_studies=CASE_STUDIES):
     """(path, bytes of round 0, marker of round 0): the generated file
     with the English headline replaced by headline(0)."""
-    d = os.path.join(workdir, "memory")
+    d = os.path.join(workdir, "memory-%d-%d" % (experience, case_studies))
     os.makedirs(d, exist_ok=True)
     os.chmod(d, 0o755)
     path = os.path.join(d, "big.json")
-    subprocess.run([sys.executable, GEN, "--experience", str(EXPERIENCE),
-                    "--case-studies", str(CASE_STUDIES), path],
+    subprocess.run([sys.executable, GEN, "--experience", str(experience),
+                    "--case-studies", str(case_studies), path],
                    check=True, capture_output=True)
     with open(path, encoding="utf-8") as f:
         data = json.load(f)
@@ -122,17 +128,22 @@ def _parent_rss(pid):
     return last
 
 
+def _started(make_httpd, name, path, raw, extra=""):
+    """A server (one child) on `raw`, written to `path`, serving round 0:
+    (server, its ETag, the parent's RSS)."""
+    _put(path, raw, h.DATA_MTIME)
+    server = make_httpd(name, extra + MPM + h.location("/api/v1", path))
+    server.start_checked()
+    return server, _served(server, 0), _parent_rss(server.pid)
+
+
 def test_parent_rss_flat_over_reloads(make_httpd, workdir):
     t0 = time.monotonic()
     path, raw, marker = _big_file(workdir)
-    _put(path, raw, h.DATA_MTIME)
     size = len(raw)
-    server = make_httpd("memory", MPM + h.location("/api/v1", path))
-    server.start_checked()
+    server, etag, start = _started(make_httpd, "memory", path, raw)
     try:
         pid = server.pid
-        etag = _served(server, 0)
-        start = _parent_rss(pid)
         rows = []
         for n in range(1, RELOADS + 1):
             _put(path, raw.replace(marker, json.dumps(headline(n)).encode(
@@ -163,3 +174,24 @@ def test_parent_rss_flat_over_reloads(make_httpd, workdir):
     print("\n" + report)
     if not SANITIZED:
         assert worst <= start * LIMIT, report
+
+
+def test_parent_rss_flat_over_unchanged_reloads(make_httpd, workdir):
+    path, raw, _ = _big_file(workdir, 2000, 2000)
+    server, etag, start = _started(make_httpd, "memory-unchanged", path, raw,
+                                   "LogLevel warn profile:info\n")
+    try:
+        rows = []
+        for _ in range(RELOADS):
+            text = pu.restart(server, "USR1", timeout=60)
+            assert "unchanged, kept" in text, text
+            assert _served(server, 0) == etag
+            rows.append(_parent_rss(server.pid))
+    finally:
+        server.stop()
+    report = "parent VmRSS over %d unchanged reloads of a %d-byte file: " \
+        "after start %d KiB, then %s" % (
+            RELOADS, len(raw), start, ", ".join("%d" % r for r in rows))
+    print("\n" + report)
+    if not SANITIZED:
+        assert max(rows) <= start * UNCHANGED_LIMIT, report

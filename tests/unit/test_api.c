@@ -617,6 +617,43 @@ static void unknown_id_is_404_naming_it(void **state)
     json_decref(v);
 }
 
+/* The route's template (the access log's profile-route): on every
+ * answer of a route, none where no route matches. */
+static void answers_name_their_route_template(void **state)
+{
+    static const struct {
+        profile_method_e m;
+        const char *name, *target, *route;
+    } cases[] = {
+        {PROFILE_M_GET, "GET", "/skills", "/skills"},
+        {PROFILE_M_GET, "GET", "/skills?q=kube", "/skills"},
+        {PROFILE_M_GET, "GET", "/skills?x=1", "/skills"},
+        {PROFILE_M_GET, "GET", "/experience/no-such-id", "/experience/{id}"},
+        {PROFILE_M_GET, "GET", "/case-studies/billing-api-apache-module",
+         "/case-studies/{id}"},
+        {PROFILE_M_OTHER, "POST", "/metrics", "/metrics"},
+        {PROFILE_M_OPTIONS, "OPTIONS", "/contact", "/contact"},
+        {PROFILE_M_GET, "GET", "/nope", NULL},
+        {PROFILE_M_OPTIONS, "OPTIONS", "/skills/", NULL}
+    };
+    apr_pool_t *p = POOL(state);
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        profile_request_t req = request(p, cases[i].m, cases[i].name,
+                                        cases[i].target);
+        profile_response_t r = answer_star(p, &req);
+
+        if (cases[i].route == NULL) {
+            assert_null(r.route);
+        }
+        else {
+            assert_non_null(r.route);
+            assert_string_equal(r.route, cases[i].route);
+        }
+    }
+}
+
 static void ids_are_case_sensitive(void **state)
 {
     apr_pool_t *p = POOL(state);
@@ -1551,6 +1588,7 @@ int main(void)
         UNIT_TEST(options_without_request_method_is_not_a_preflight),
         UNIT_TEST(options_without_origin_is_not_a_preflight),
         UNIT_TEST(unknown_paths_are_404),
+        UNIT_TEST(answers_name_their_route_template),
         UNIT_TEST(path_outside_the_base_is_404),
         UNIT_TEST(unknown_id_is_404_naming_it),
         UNIT_TEST(ids_are_case_sensitive),

@@ -24,6 +24,7 @@ static void expect_route(apr_pool_t *p, const char *sub,
     }
     assert_int_equal(rc, 0);
     assert_int_equal(rt.route, route);
+    assert_string_equal(rt.path, sub);      /* the template is the path */
     assert_int_equal(rt.coll, coll);
     if (param == NULL) {
         assert_null(rt.param);
@@ -42,6 +43,9 @@ static void expect_item(apr_pool_t *p, const char *sub,
     memset(&rt, 0xAB, sizeof(rt));
     assert_int_equal(profile_route_match(&rt, sub, p), 0);
     assert_int_equal(rt.route, route);
+    assert_string_equal(rt.path, route == PROFILE_R_CASE_STUDY
+                                 ? "/case-studies/{id}"
+                                 : "/experience/{id}");
     assert_int_equal(rt.coll, coll);
     assert_null(rt.param);                  /* item routes take none */
     assert_non_null(rt.id);

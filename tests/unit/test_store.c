@@ -402,6 +402,31 @@ static void sample_store_remembers_path_and_mtime(void **state)
     assert_true(st->mtime == fi.mtime);
 }
 
+/* What a restart compares the file with (mod_profile_reload.c): the
+ * number and the MD5 of the bytes the store was loaded from. */
+static void sample_store_remembers_size_and_md5_of_its_bytes(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_store_t *st = load_ok(p, SAMPLE_PATH);
+    unsigned char md5[APR_MD5_DIGESTSIZE];
+    apr_file_t *f;
+    apr_finfo_t fi;
+    apr_size_t got = 0;
+    char *buf;
+
+    assert_int_equal(apr_stat(&fi, SAMPLE_PATH, APR_FINFO_SIZE, p),
+                     APR_SUCCESS);
+    buf = apr_palloc(p, (apr_size_t)fi.size);
+    assert_int_equal(apr_file_open(&f, SAMPLE_PATH, APR_FOPEN_READ,
+                                   APR_OS_DEFAULT, p), APR_SUCCESS);
+    assert_int_equal(apr_file_read_full(f, buf, (apr_size_t)fi.size, &got),
+                     APR_SUCCESS);
+    apr_file_close(f);
+    apr_md5(md5, buf, got);
+    assert_int_equal(st->size, got);
+    assert_memory_equal(st->md5, md5, sizeof(md5));
+}
+
 static void sample_counts_match_the_file(void **state)
 {
     apr_pool_t *p = POOL(state);
@@ -1584,6 +1609,7 @@ int main(void)
         UNIT_TEST(files_over_the_size_limit_are_refused_unread),
         UNIT_TEST(absurdly_deep_nesting_is_refused),
         UNIT_TEST(sample_store_remembers_path_and_mtime),
+        UNIT_TEST(sample_store_remembers_size_and_md5_of_its_bytes),
         UNIT_TEST(sample_counts_match_the_file),
         UNIT_TEST(sample_ids_keep_file_order_and_are_indexed),
         UNIT_TEST(sample_bodies_have_spec_fields_in_table_order),
