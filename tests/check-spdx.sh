@@ -11,7 +11,7 @@ for f in $(find mod_profile tests bench scripts httpd-conf data .ci \
                -o -name 'install-deps' -o -name 'run' \) \
                -not -path 'tests/schemas/oas-3.1/*' \
                -not -path 'tests/fuzz/corpus/*' -not -path '*/.libs/*' \
-               2>/dev/null) \
+               -not -path 'tests/sanitize/build/*' 2>/dev/null) \
          configure.ac Makefile.am autogen.sh; do
     if ! grep -q 'SPDX-License-Identifier' "$f"; then
         echo "no SPDX-License-Identifier line: $f"
