@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# `make check`: fuzzes each libFuzzer target for FUZZ_CHECK_SECONDS
+# `make check-fuzz`: fuzzes each libFuzzer target for FUZZ_CHECK_SECONDS
 # (default 15), starting from its seed corpus, into a scratch directory.
 # Exit 77 (SKIP) when configure found no clang with libFuzzer, so the
 # fuzzers were not built; scripts/install-deps installs it.
@@ -12,8 +12,8 @@ export SRCDIR BUILDDIR
 
 targets="store lang query route api"
 for t in $targets; do
-    if [ ! -x "$BUILDDIR/tests/fuzz/fuzz-$t" ]; then
-        echo "SKIP: $BUILDDIR/tests/fuzz/fuzz-$t not built (no clang" \
+    if [ ! -x "$BUILDDIR/tests/fuzz/fuzz_$t" ]; then
+        echo "SKIP: $BUILDDIR/tests/fuzz/fuzz_$t not built (no clang" \
              "with libFuzzer when configured)"
         exit 77
     fi

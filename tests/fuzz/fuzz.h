@@ -2,9 +2,10 @@
 /*
  * fuzz.h -- shared scaffolding of the libFuzzer targets of the pure core.
  *
- * Every target defines LLVMFuzzerInitialize() and
- * LLVMFuzzerTestOneInput().  Built with clang -fsanitize=fuzzer they are
- * fuzzers; built with any compiler and replay.c they replay a corpus.
+ * Every target defines FUZZ_NAME, LLVMFuzzerInitialize() and
+ * LLVMFuzzerTestOneInput().  Built with clang -fsanitize=fuzzer each is
+ * a fuzzer; built with any compiler, all of them and replay.c make one
+ * program that replays the corpora.
  * A broken invariant aborts, which libFuzzer reports as a crash.
  */
 #ifndef PROFILE_FUZZ_H
@@ -27,6 +28,19 @@
 
 #ifndef PROFILE_SRCDIR
 #define PROFILE_SRCDIR "."
+#endif
+
+/* The replay program links every target (replay.c): there each target's
+ * entry points are fuzz_NAME_initialize() and fuzz_NAME_one_input(), NAME
+ * being the FUZZ_NAME the target defines before including this file. */
+#ifdef FUZZ_REPLAY
+#ifndef FUZZ_NAME
+#error "define FUZZ_NAME (the target's name) before including fuzz.h"
+#endif
+#define FUZZ_JOIN_(a, b, c) a##b##c
+#define FUZZ_JOIN(a, b, c) FUZZ_JOIN_(a, b, c)
+#define LLVMFuzzerInitialize FUZZ_JOIN(fuzz_, FUZZ_NAME, _initialize)
+#define LLVMFuzzerTestOneInput FUZZ_JOIN(fuzz_, FUZZ_NAME, _one_input)
 #endif
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);

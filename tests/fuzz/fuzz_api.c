@@ -30,6 +30,7 @@
 #include <apr_lib.h>
 #include <jansson.h>
 
+#define FUZZ_NAME api
 #include "fuzz.h"
 #include "profile_api.h"
 #include "profile_enc.h"

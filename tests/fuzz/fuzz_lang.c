@@ -13,6 +13,7 @@
 
 #include <apr_lib.h>
 
+#define FUZZ_NAME lang
 #include "fuzz.h"
 #include "profile_hdr.h"
 #include "profile_lang.h"

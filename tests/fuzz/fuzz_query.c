@@ -16,6 +16,7 @@
  */
 #include <jansson.h>
 
+#define FUZZ_NAME query
 #include "fuzz.h"
 #include "profile_api.h"
 #include "profile_query.h"

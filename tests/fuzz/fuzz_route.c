@@ -6,6 +6,7 @@
  * Invariants: a match names a known route, item routes carry a non-empty
  * id without "/", and the route's query parameter is the contract's.
  */
+#define FUZZ_NAME route
 #include "fuzz.h"
 #include "profile_route.h"
 

@@ -16,6 +16,7 @@
 #include <apr_lib.h>
 #include <jansson.h>
 
+#define FUZZ_NAME store
 #include "fuzz.h"
 #include "profile_api.h"
 #include "profile_problem.h"

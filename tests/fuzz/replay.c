@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * replay.c -- a plain main() for the fuzz targets: runs the target once
- * over every file of its corpus, so the seeds (and every crash found and
- * saved there) are checked by `make check` with any compiler.
+ * replay.c -- a plain main() for the fuzz targets: links all of them
+ * (built with FUZZ_REPLAY, which renames their entry points, fuzz.h) and
+ * runs each once over every file of its corpus, so the seeds (and every
+ * crash found and saved there) are checked by `make check` with any
+ * compiler.
  *
- *     replay-TARGET [FILE|DIR...]
+ *     replay                       every target over its corpus
+ *     replay TARGET [FILE|DIR...]  one target over its corpus, or over
+ *                                  the files given
  *
- * Without arguments it replays FUZZ_CORPUS, the target's directory in
- * tests/fuzz/corpus.  Exits 0 when every input ran, 99 (automake hard
- * error) when there was nothing to run or a file could not be read; a
- * broken invariant or a sanitizer report aborts.
+ * A target's corpus is FUZZ_CORPUS/TARGET (tests/fuzz/corpus/TARGET).
+ * Exits 0 when every input ran, 2 for an unknown target, 99 (automake
+ * hard error) when a target had nothing to run or a file could not be
+ * read; a broken invariant or a sanitizer report aborts.
  */
 #include <dirent.h>
 #include <stddef.h>
@@ -20,13 +24,31 @@
 #include <sys/stat.h>
 
 #ifndef FUZZ_CORPUS
-#error "FUZZ_CORPUS must name the target's corpus directory"
+#error "FUZZ_CORPUS must name the directory of the targets' corpora"
 #endif
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+/* The targets, each tests/fuzz/fuzz_NAME.c. */
+#define FUZZ_TARGETS(X) X(store) X(lang) X(query) X(route) X(api)
 
-static int run_file(const char *path)
+typedef int (*one_input_fn)(const uint8_t *data, size_t size);
+
+#define DECLARE(name)                                                   \
+    int fuzz_##name##_initialize(int *argc, char ***argv);              \
+    int fuzz_##name##_one_input(const uint8_t *data, size_t size);
+FUZZ_TARGETS(DECLARE)
+
+static const struct target {
+    const char *name;
+    int (*initialize)(int *argc, char ***argv);
+    one_input_fn one_input;
+} targets[] = {
+#define ENTRY(name) {#name, fuzz_##name##_initialize, fuzz_##name##_one_input},
+    FUZZ_TARGETS(ENTRY)
+};
+
+#define NTARGETS (sizeof(targets) / sizeof(targets[0]))
+
+static int run_file(one_input_fn one_input, const char *path)
 {
     FILE *f = fopen(path, "rb");
     uint8_t *buf = NULL;
@@ -63,7 +85,7 @@ static int run_file(const char *path)
         }
         memcpy(exact, buf, len);
         free(buf);
-        LLVMFuzzerTestOneInput(exact, len);
+        one_input(exact, len);
         free(exact);
     }
     return 0;
@@ -76,7 +98,7 @@ static int cmp(const void *a, const void *b)
 
 /* Runs `path`, or every regular file in it (sorted) when a directory.
  * Adds to *count; returns -1 on a read error. */
-static int run_path(const char *path, int *count)
+static int run_path(one_input_fn one_input, const char *path, int *count)
 {
     struct stat st;
     DIR *d;
@@ -90,7 +112,7 @@ static int run_path(const char *path, int *count)
         return -1;
     }
     if (!S_ISDIR(st.st_mode)) {
-        if (run_file(path) != 0) {
+        if (run_file(one_input, path) != 0) {
             return -1;
         }
         ++*count;
@@ -130,7 +152,7 @@ static int run_path(const char *path, int *count)
         qsort(names, n, sizeof(*names), cmp);
     }
     for (i = 0; i < n; i++) {
-        if (rc == 0 && run_file(names[i]) != 0) {
+        if (rc == 0 && run_file(one_input, names[i]) != 0) {
             rc = -1;
         }
         else if (rc == 0) {
@@ -142,22 +164,52 @@ static int run_path(const char *path, int *count)
     return rc;
 }
 
-int main(int argc, char **argv)
+/* Replays `t` over paths[] (NULL-terminated; its corpus when empty). */
+static int replay(const struct target *t, char **paths, int argc, char **argv)
 {
-    static char *defaults[] = {FUZZ_CORPUS, NULL};
-    char **paths = argc > 1 ? argv + 1 : defaults;
+    char corpus[4096];
+    char *defaults[] = {corpus, NULL};
     int count = 0, i;
 
-    LLVMFuzzerInitialize(&argc, &argv);
+    if (paths[0] == NULL) {
+        snprintf(corpus, sizeof(corpus), "%s/%s", FUZZ_CORPUS, t->name);
+        paths = defaults;
+    }
+    t->initialize(&argc, &argv);
     for (i = 0; paths[i] != NULL; i++) {
-        if (run_path(paths[i], &count) != 0) {
+        if (run_path(t->one_input, paths[i], &count) != 0) {
             return 99;
         }
     }
     if (count == 0) {
-        fprintf(stderr, "no input to replay\n");
+        fprintf(stderr, "%s: no input to replay\n", t->name);
         return 99;
     }
-    printf("%s: %d inputs replayed without a finding\n", argv[0], count);
+    printf("%s: %d inputs replayed without a finding\n", t->name, count);
     return 0;
+}
+
+int main(int argc, char **argv)
+{
+    size_t i;
+    int rc = 0;
+
+    if (argc > 1) {
+        for (i = 0; i < NTARGETS; i++) {
+            if (strcmp(argv[1], targets[i].name) == 0) {
+                return replay(&targets[i], argv + 2, argc, argv);
+            }
+        }
+        fprintf(stderr, "usage: %s [TARGET [FILE|DIR...]]\ntargets:",
+                argv[0]);
+        for (i = 0; i < NTARGETS; i++) {
+            fprintf(stderr, " %s", targets[i].name);
+        }
+        fputc('\n', stderr);
+        return 2;
+    }
+    for (i = 0; i < NTARGETS && rc == 0; i++) {
+        rc = replay(&targets[i], argv + 1, argc, argv);
+    }
+    return rc;
 }

@@ -4,7 +4,7 @@
 #
 #     tests/fuzz/run.sh TARGET SECONDS [libFuzzer options...]
 #
-# TARGET is store, lang, query, route or api; tests/fuzz/fuzz-TARGET must
+# TARGET is store, lang, query, route or api; tests/fuzz/fuzz_TARGET must
 # be built (`make fuzz` does both).  New inputs go to FUZZ_WORK (default
 # BUILDDIR/tests/fuzz/work/TARGET), the seed corpus
 # tests/fuzz/corpus/TARGET is read but never written, and a crash, leak,
@@ -35,9 +35,9 @@ case $target in
     *) echo "unknown target '$target'" >&2; exit 2 ;;
 esac
 
-bin=$BUILDDIR/tests/fuzz/fuzz-$target
+bin=$BUILDDIR/tests/fuzz/fuzz_$target
 if [ ! -x "$bin" ]; then
-    echo "ERROR: $bin is not built (make tests/fuzz/fuzz-$target)" >&2
+    echo "ERROR: $bin is not built (make tests/fuzz/fuzz_$target)" >&2
     exit 99
 fi
 : "${FUZZ_WORK:=$BUILDDIR/tests/fuzz/work/$target}"
@@ -83,7 +83,7 @@ if [ "$rc" -ne 0 ]; then
     grep -E 'ERROR:|runtime error:|invariant broken|Test unit written' \
         "$log" | head -20
     echo "full log: $log"
-    echo "replay: $BUILDDIR/tests/fuzz/replay-$target FILE" \
+    echo "replay: $BUILDDIR/tests/fuzz/replay $target FILE" \
          "(or $bin FILE); keep it in tests/fuzz/corpus/$target/"
     exit 1
 fi

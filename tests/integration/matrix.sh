@@ -42,7 +42,7 @@ if [ -z "${MATRIX_CONFIGS:-}" ]; then
         # mod_php dlopens its extensions (opcache.so...) with RTLD_DEEPBIND,
         # which the preloaded ASan runtime refuses
         # (github.com/google/sanitizers/issues/611): no server with PHP
-        # starts.  The plain build's make check runs that configuration.
+        # starts.  The plain build's make check-matrix runs it.
         MATRIX_CONFIGS="worker prefork debian"
         echo "NOTE: sanitized build: the php configuration is not run" \
              "(mod_php's RTLD_DEEPBIND and ASan exclude each other)"

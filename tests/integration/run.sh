@@ -8,7 +8,8 @@
 #     tests/integration/run.sh [pytest arguments...]
 #
 # INTEGRATION_TESTS names the test files to run (paths relative to SRCDIR,
-# separated by spaces; default: all of tests/integration).  PROFILE_MPM,
+# separated by spaces; default: all of tests/integration but the browser
+# test, test_browser.py, which browser.sh runs).  PROFILE_MPM,
 # PROFILE_MODSET and PROFILE_PHP choose the server configuration
 # (httpd_harness.py; matrix.sh runs the others).
 #
@@ -72,6 +73,9 @@ if [ -n "${SANITIZER_RUNTIME:-}" ]; then
 fi
 
 cd "$SRCDIR" || exit 99
+if [ -z "${INTEGRATION_TESTS:-}" ]; then
+    set -- --ignore=tests/integration/test_browser.py "$@"
+fi
 # shellcheck disable=SC2086  # a list of paths
 "$PY" -m pytest -q -p no:cacheprovider ${INTEGRATION_TESTS:-tests/integration} \
     "$@"

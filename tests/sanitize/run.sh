@@ -1,16 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# `make check`: the same source built with --enable-sanitizers (ASan and
-# UBSan) in BUILDDIR/tests/sanitize/build, and that build's `make check`:
-# unit tests and corpus replays under the sanitizers, and the integration
-# suite with the sanitized module inside Debian's stock apache2, the ASan
+# `make check-sanitize`: the same source built with --enable-sanitizers
+# (ASan and UBSan) in BUILDDIR/sanitize-build, and that build's
+# `make check-all`: unit tests and corpus replays under the sanitizers,
+# and the integration suite, the browser test and the configuration
+# matrix with the sanitized module inside Debian's stock apache2, the ASan
 # runtime preloaded (tests/integration/run.sh).  Any sanitizer report
 # fails it.
 #
 # The copy of the source comes from `make distdir` (an in-tree configured
-# source directory cannot host a VPATH build).  Needs CC, APXS and MAKE
-# from the parent build (TESTS_ENVIRONMENT); exit 77 (SKIP) without an
-# httpd to test with, as the integration suite does.
+# source directory cannot host a VPATH build); it lies outside the
+# directories the tarball copies whole.  Needs CC, APXS and MAKE from the
+# parent build (TESTS_ENVIRONMENT); exit 77 (SKIP) without an httpd to
+# test with, as the integration suite does.
 here=$(cd "$(dirname "$0")" && pwd)
 : "${SRCDIR:=$(cd "$here/../.." && pwd)}"
 : "${BUILDDIR:=$SRCDIR}"
@@ -22,7 +24,7 @@ if [ -z "$HTTPD" ] || [ ! -x "$HTTPD" ]; then
     exit 77
 fi
 
-top=$BUILDDIR/tests/sanitize/build
+top=$BUILDDIR/sanitize-build
 rm -rf "$top" && mkdir -p "$top" || exit 99
 log=$top/build.log
 # The parent's job server is not ours to use.
@@ -53,9 +55,10 @@ if ! nm -D "$module" | grep -q ' U __asan_report' \
     exit 99
 fi
 
-nice -n 10 $MAKE -j2 check > "$top/check.log" 2>&1
+nice -n 10 $MAKE -j2 check-all > "$top/check.log" 2>&1
 rc=$?
 grep -E '^(PASS|FAIL|SKIP|XFAIL|XPASS|ERROR):' "$top/check.log"
+tail -1 "$top/check.log"
 if [ $rc -ne 0 ]; then
     for f in "$top"/build/tests/*/*.log "$top"/build/tests/*.log; do
         [ -f "$f" ] || continue
@@ -66,7 +69,7 @@ if [ $rc -ne 0 ]; then
             tail -60 "$f"
         fi
     done
-    echo "the sanitized build's make check failed (logs in $top/build)"
+    echo "the sanitized build's make check-all failed (logs in $top/build)"
     exit 1
 fi
 echo "sanitized build: every test passed with no sanitizer report"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# `make check`: the threaded loader under ThreadSanitizer.  Runs
+# `make check-sanitize`: the threaded loader under ThreadSanitizer.  Runs
 # tests/sanitize/tsan-store-threads, the unit test
 # tests/unit/test_store_threads.c and the core built with
 # -fsanitize=thread (Makefile.am): generated data above the threads'
