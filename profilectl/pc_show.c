@@ -90,9 +90,6 @@ int pc_cmd_show(int argc, char **argv)
         {"base", 'b', 1, "the API's base path (/api/v1)"},
         {NULL, 0, 0, NULL}
     };
-    static const char *const usage = "usage: %s show [-i] [--lang L] "
-        "[--coding gzip|br|identity] [--query 'q=...'] [--base PATH] "
-        "FILE ROUTE";
     apr_pool_t *p = pc_pool();
     apr_getopt_t *os;
     apr_status_t rv;
@@ -116,7 +113,9 @@ int pc_cmd_show(int argc, char **argv)
         }
     }
     if (rv != APR_EOF || argc - os->ind != 2) {
-        return pc_fail("show", usage, pc_progname);
+        return pc_fail("show", "usage: %s show [-i] [--lang L] [--coding "
+                       "gzip|br|identity] [--query 'q=...'] [--base PATH] "
+                       "FILE ROUTE", pc_progname);
     }
     if (coding != NULL && strcmp(coding, "gzip") != 0
         && strcmp(coding, "br") != 0 && strcmp(coding, "identity") != 0) {
