@@ -43,8 +43,7 @@ int pc_cmd_check(int argc, char **argv)
     int optch, as_json = 0, bad = 0, i;
     json_t *all = json_array();
 
-    apr_getopt_init(&os, p, argc, (const char *const *)argv);
-    os->interleave = 1;
+    os = pc_getopt(argc, argv, p);
     while ((rv = apr_getopt_long(os, options, &optch, &optarg))
            == APR_SUCCESS) {
         as_json = 1;

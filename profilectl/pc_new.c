@@ -97,8 +97,7 @@ int pc_cmd_new(int argc, char **argv)
     json_t *doc;
     int optch, force = 0, status = PC_EXIT_OK;
 
-    apr_getopt_init(&os, p, argc, (const char *const *)argv);
-    os->interleave = 1;
+    os = pc_getopt(argc, argv, p);
     while ((rv = apr_getopt_long(os, options, &optch, &optarg))
            == APR_SUCCESS) {
         if (optch == 'l') {

@@ -100,8 +100,7 @@ int pc_cmd_show(int argc, char **argv)
     char *q;
     int optch, head = 0, status;
 
-    apr_getopt_init(&os, p, argc, (const char *const *)argv);
-    os->interleave = 1;
+    os = pc_getopt(argc, argv, p);
     while ((rv = apr_getopt_long(os, options, &optch, &optarg))
            == APR_SUCCESS) {
         switch (optch) {

@@ -74,6 +74,15 @@ apr_pool_t *pc_pool(void)
     return p;
 }
 
+apr_getopt_t *pc_getopt(int argc, char **argv, apr_pool_t *p)
+{
+    apr_getopt_t *os;
+
+    apr_getopt_init(&os, p, argc, (const char *const *)argv);
+    os->interleave = 1;
+    return os;
+}
+
 int pc_fail(const char *cmd, const char *fmt, ...)
 {
     va_list ap;

@@ -11,6 +11,7 @@
 #ifndef PROFILECTL_H
 #define PROFILECTL_H
 
+#include <apr_getopt.h>
 #include <apr_pools.h>
 
 #include "profile_api.h"
@@ -32,6 +33,10 @@ extern const char *pc_progname;
 
 /* Initializes APR once and returns a new pool (exits on failure). */
 apr_pool_t *pc_pool(void);
+
+/* A command's options, read with apr_getopt_long(), before or after its
+ * arguments (os->argv[os->ind...] are the arguments). */
+apr_getopt_t *pc_getopt(int argc, char **argv, apr_pool_t *p);
 
 /* Prints "profilectl CMD: MESSAGE" on stderr; returns PC_EXIT_USAGE. */
 int pc_fail(const char *cmd, const char *fmt, ...)
