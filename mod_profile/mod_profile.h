@@ -30,7 +30,6 @@
 
 #define PROFILE_HANDLER "profile"
 #define PROFILE_LOGNO(n) "PROFILE" #n ": "
-#define PROFILE_DEFAULT_MAX_AGE 300
 /* Retry-After of the 503 answered while a data file has no good load. */
 #define PROFILE_RETRY_AFTER 60
 

@@ -47,6 +47,7 @@
 #include <apr_strings.h>
 
 #include "mod_profile.h"
+#include "profile_validate.h"
 
 APLOG_USE_MODULE(profile);
 
@@ -207,7 +208,9 @@ static const profile_use_t *first_use(const profile_data_t *d)
 }
 
 /* A reading that will not run: validates, and on error says so on
- * stderr (no error log is open yet). */
+ * stderr (no error log is open yet).  One problem is one line; several
+ * are a line saying how many, then one line each (the first ten, then
+ * "and N more": the store's message). */
 static int validate(profile_data_t *d, holder_t *h, apr_pool_t *ptemp)
 {
     profile_load_opts_t opts = {.render = 0, .compress = 0};
@@ -218,6 +221,7 @@ static int validate(profile_data_t *d, holder_t *h, apr_pool_t *ptemp)
     int rv = OK;
 
     opts.max_size = profile_max_data_size();
+    opts.problems = apr_array_make(ptemp, 4, sizeof(profile_data_problem_t));
     if (p == NULL) {
         err = "out of memory";
     }
@@ -227,20 +231,30 @@ static int validate(profile_data_t *d, holder_t *h, apr_pool_t *ptemp)
     }
     if (err != NULL) {
         const profile_use_t *u = first_use(d);
+        int level = APLOG_STARTUP | (d->refuse ? APLOG_ERR : APLOG_WARNING);
+        const char *what = err, *line;
+        char *state;
 
-        if (d->refuse) {
-            ap_log_error(APLOG_MARK, APLOG_STARTUP | APLOG_ERR, 0, NULL,
-                         PROFILE_LOGNO(0007) "ProfileData: %s (ProfileData "
-                         "on line %d of %s)", err, u->line, u->file);
-            rv = !OK;
+        if (opts.problems->nelts > 1) {
+            what = apr_psprintf(ptemp, "%s: %d problems", d->path,
+                                opts.problems->nelts);
         }
-        else {
-            ap_log_error(APLOG_MARK, APLOG_STARTUP | APLOG_WARNING, 0, NULL,
-                         PROFILE_LOGNO(0007) "ProfileData: %s (ProfileData "
-                         "on line %d of %s); ProfileBadData keep: a running "
-                         "server keeps the last good data of this file, a "
-                         "starting one answers 503 there", err, u->line,
-                         u->file);
+        ap_log_error(APLOG_MARK, level, 0, NULL, PROFILE_LOGNO(0007)
+                     "ProfileData: %s (ProfileData on line %d of %s)%s",
+                     what, u->line, u->file, d->refuse ? ""
+                     : "; ProfileBadData keep: a running server keeps the "
+                       "last good data of this file, a starting one "
+                       "answers 503 there");
+        for (line = what == err ? NULL
+                    : apr_strtok(apr_pstrdup(ptemp, err), "\n", &state);
+             line != NULL; line = apr_strtok(NULL, "\n", &state)) {
+            ap_log_error(APLOG_MARK, level, 0, NULL, PROFILE_LOGNO(0007)
+                         "%s%s", strncmp(line, "and ", 4) == 0
+                         ? apr_pstrcat(ptemp, d->path, ": ", NULL) : "",
+                         line);
+        }
+        if (d->refuse) {
+            rv = !OK;
         }
     }
     if (p != NULL) {
@@ -264,6 +278,7 @@ static void load(profile_data_t *d, holder_t *h, const char *build,
 
     opts.compress = d->compress;
     opts.max_size = profile_max_data_size();
+    opts.problems = apr_array_make(pconf, 4, sizeof(profile_data_problem_t));
     h->generation = ap_state_query(AP_SQ_CONFIG_GEN);
     if (h->store != NULL
         && unchanged(h, d->path, build, &opts, &mtime, ptemp)) {
@@ -297,7 +312,17 @@ static void load(profile_data_t *d, holder_t *h, const char *build,
         d->store = store;
         return;
     }
-    d->error = apr_pstrdup(pconf, err);
+    /* Said at every restart, one line: the first problem and how many
+     * more (configtest lists them). */
+    d->error = opts.problems->nelts > 1
+               ? apr_psprintf(pconf, "%s (and %d more problems: apachectl "
+                              "configtest lists them)",
+                              profile_data_problem_line(
+                                  &APR_ARRAY_IDX(opts.problems, 0,
+                                                 profile_data_problem_t),
+                                  d->path, pconf),
+                              opts.problems->nelts - 1)
+               : apr_pstrdup(pconf, err);
     if (np != NULL) {
         apr_pool_destroy(np);
     }

@@ -16,6 +16,9 @@
 
 #include "profile_store.h"
 
+/* ProfileMaxAge's default (CONTRACT §1). */
+#define PROFILE_DEFAULT_MAX_AGE 300
+
 /* What one <Location> serves. */
 typedef struct {
     const profile_store_t *store;

@@ -122,6 +122,11 @@ static int title_slot(int status)
     }
 }
 
+const char *profile_problem_reason(int status)
+{
+    return titles[EN][title_slot(status)];
+}
+
 static const char *finish(apr_size_t *len, json_t *obj, apr_pool_t *p)
 {
     char *s = json_dumps(obj, JSON_COMPACT);

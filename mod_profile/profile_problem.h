@@ -29,6 +29,11 @@ typedef enum {
  * the language of the text actually sent). */
 const char *profile_problem_lang(const char *lang);
 
+/* The English reason phrase of an error status (a problem's "title" in
+ * English): "Not Found" for 404; "Error" for a status it has no
+ * problem texts for. */
+const char *profile_problem_reason(int status);
+
 /* Renders a problem body for a 404/405/412/500/503 with message `msg`, whose
  * argument `arg` may be NULL. */
 const char *profile_problem_render(apr_size_t *len, int status,

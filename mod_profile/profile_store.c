@@ -171,8 +171,39 @@ static void render_object_route(profile_body_t **out, profile_store_t *st,
 /* Loading                                                             */
 
 static const profile_load_opts_t default_opts = {
-    .render = 1, .compress = 0, .max_size = 0
+    .render = 1, .compress = 0, .max_size = 0, .problems = NULL
 };
+
+/* A refusal: *errmsg says the problems; the caller's list gets them. */
+static apr_status_t refused(const char **errmsg,
+                            const apr_array_header_t *problems,
+                            const profile_load_opts_t *o, const char *name,
+                            apr_pool_t *p)
+{
+    *errmsg = profile_data_problems_message(problems, PROFILE_PROBLEMS_SHOWN,
+                                            name, p);
+    if (o->problems != NULL) {
+        apr_array_cat(o->problems, problems);
+    }
+    return APR_EINVAL;
+}
+
+/* A file that cannot be used at all: its one problem. */
+static apr_status_t unusable(const char **errmsg,
+                             const profile_load_opts_t *o, const char *name,
+                             apr_status_t rv, const char *text,
+                             apr_pool_t *p)
+{
+    apr_array_header_t *problems =
+        apr_array_make(p, 1, sizeof(profile_data_problem_t));
+    profile_data_problem_t *pr = apr_array_push(problems);
+
+    pr->line = pr->column = 0;
+    pr->path = NULL;
+    pr->text = text;
+    refused(errmsg, problems, o, name, p);
+    return rv;
+}
 
 apr_status_t profile_store_parse(profile_store_t **out, const char **errmsg,
                                  const char *buf, apr_size_t len,
@@ -194,6 +225,7 @@ apr_status_t profile_store_parse_opts(profile_store_t **out,
     json_t *root;
     profile_store_t *st;
     apr_status_t rv = APR_SUCCESS;
+    apr_array_header_t *problems;
     apr_size_t njobs;
     profile_finish_t *w;
     const char **langs;
@@ -203,14 +235,19 @@ apr_status_t profile_store_parse_opts(profile_store_t **out,
         o = &default_opts;
     }
     *out = NULL;
+    problems = apr_array_make(p, 4, sizeof(profile_data_problem_t));
     root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
     if (root == NULL) {
-        *errmsg = apr_psprintf(p, "%s:%d:%d: invalid JSON: %s", name,
-                               jerr.line, jerr.column, jerr.text);
-        return APR_EINVAL;
+        profile_data_problem_t *pr = apr_array_push(problems);
+
+        pr->line = jerr.line;
+        pr->column = jerr.column;
+        pr->path = NULL;
+        pr->text = apr_pstrcat(p, "invalid JSON: ", jerr.text, NULL);
+        return refused(errmsg, problems, o, name, p);
     }
-    if (profile_validate(root, name, &langs, &nlangs, errmsg, p) != 0) {
-        rv = APR_EINVAL;
+    if (profile_validate(root, &langs, &nlangs, problems, p) != 0) {
+        rv = refused(errmsg, problems, o, name, p);
         goto leave;
     }
     if (!o->render) {
@@ -279,8 +316,7 @@ apr_status_t profile_store_load(profile_store_t **out, const char **errmsg,
      * of p's allocator for as long as p lives.  Only this thread
      * allocates from it (no mutex). */
     if (apr_allocator_create(&alloc) != APR_SUCCESS) {
-        *errmsg = apr_psprintf(p, "%s: out of memory", path);
-        return APR_ENOMEM;
+        return unusable(errmsg, o, path, APR_ENOMEM, "out of memory", p);
     }
     apr_pool_create_ex(&tmp, p, NULL, alloc);
     apr_allocator_owner_set(alloc, tmp);
@@ -291,29 +327,27 @@ apr_status_t profile_store_load(profile_store_t **out, const char **errmsg,
                                     | APR_FINFO_MTIME, f);
     }
     if (rv != APR_SUCCESS) {
-        *errmsg = apr_psprintf(p, "%s: cannot read the data file: %s", path,
-                               apr_strerror(rv, ebuf, sizeof(ebuf)));
+        unusable(errmsg, o, path, rv, apr_pstrcat(p, "cannot read the data "
+                 "file: ", apr_strerror(rv, ebuf, sizeof(ebuf)), NULL), p);
         goto leave;
     }
     if (fi.filetype != APR_REG) {
-        *errmsg = apr_psprintf(p, "%s: the data file is not a regular file",
-                               path);
-        rv = APR_EINVAL;
+        rv = unusable(errmsg, o, path, APR_EINVAL, "the data file is not a "
+                      "regular file", p);
         goto leave;
     }
     if (o->max_size > 0 && fi.size > o->max_size) {
-        *errmsg = apr_psprintf(p, "%s: the data file has %" APR_OFF_T_FMT
-                               " bytes, more than the limit of %"
-                               APR_OFF_T_FMT " (ProfileMaxDataSize)", path,
-                               fi.size, o->max_size);
-        rv = APR_EINVAL;
+        rv = unusable(errmsg, o, path, APR_EINVAL, apr_psprintf(p,
+                      "the data file has %" APR_OFF_T_FMT " bytes, more than "
+                      "the limit of %" APR_OFF_T_FMT " (ProfileMaxDataSize)",
+                      fi.size, o->max_size), p);
         goto leave;
     }
     buf = apr_palloc(tmp, (apr_size_t)fi.size + 1);
     rv = apr_file_read_full(f, buf, (apr_size_t)fi.size, &got);
     if (rv != APR_SUCCESS && rv != APR_EOF) {
-        *errmsg = apr_psprintf(p, "%s: cannot read the data file: %s", path,
-                               apr_strerror(rv, ebuf, sizeof(ebuf)));
+        unusable(errmsg, o, path, rv, apr_pstrcat(p, "cannot read the data "
+                 "file: ", apr_strerror(rv, ebuf, sizeof(ebuf)), NULL), p);
         goto leave;
     }
     rv = profile_store_parse_opts(out, errmsg, buf, got, path, fi.mtime, o,

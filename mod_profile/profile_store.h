@@ -11,6 +11,7 @@
 
 #include <apr_pools.h>
 #include <apr_hash.h>
+#include <apr_tables.h>
 #include <apr_time.h>
 #include <apr_md5.h>
 
@@ -40,6 +41,10 @@ typedef struct {
     int render;                 /* 0: validate only (configtest) */
     int compress;               /* also render gzip and br forms */
     apr_off_t max_size;         /* refuse larger files; 0: no limit */
+    apr_array_header_t *problems; /* non-NULL: every problem of a refused
+                                   * file is appended to it, in file
+                                   * order (profile_data_problem_t,
+                                   * profile_validate.h) */
 } profile_load_opts_t;
 
 /* One element of a collection. */
@@ -81,10 +86,11 @@ typedef struct {
 
 /* Reads, validates and (as opts say; NULL: render, no compression, no
  * size limit) renders the data file at `path` (absolute) into pool p.
- * On failure returns an error status and sets *errmsg to one sentence
- * naming the file and the first problem: "FILE:LINE:COL: ..." for syntax,
- * "FILE: $.json.path: ..." for shape.  Validating only, *out is set to
- * NULL on success. */
+ * On failure returns an error status and sets *errmsg to the problems,
+ * one line each, naming the file: "FILE:LINE:COL: ..." for syntax (the
+ * only problem then), "FILE: $.json.path: ..." for shape; the first
+ * PROFILE_PROBLEMS_SHOWN, then "and N more".  Validating only, *out is
+ * set to NULL on success. */
 apr_status_t profile_store_load(profile_store_t **out, const char **errmsg,
                                 const char *path,
                                 const profile_load_opts_t *opts,

@@ -3,9 +3,12 @@
  * profile_validate.c -- the data file's validation (CONTRACT §9): the
  * languages it declares, every value against the schema tables of
  * profile_schema.c (kinds, required and unknown keys, translations, id
- * and kind patterns, no nulls), and unique ids per collection.  The
- * first problem found is the message, with its JSON path.  A rule is
- * changed here; which fields exist is changed in profile_schema.c.
+ * and kind patterns, no nulls), and unique ids per collection.  Every
+ * problem is collected, with its JSON path, in the order of the file
+ * (jansson keeps members in file order, and the walk follows it); a
+ * value of the wrong type is one problem and is not descended into.  A
+ * rule is changed here; which fields exist is changed in
+ * profile_schema.c.
  *
  * Pure core: no httpd headers.
  */
@@ -31,10 +34,16 @@ typedef struct path {
 
 typedef struct {
     apr_pool_t *p;
-    const char *name;           /* the file, for messages */
     int nlangs;
     const char **langs;
-    const char *err;
+    int langs_ok;               /* 0: the declaration is bad, so which
+                                 * translations a text needs is unknown */
+    apr_array_header_t *problems;       /* profile_data_problem_t */
+    apr_array_header_t *lang_problems;  /* the declaration's, listed where
+                                         * "languages" stands in the file */
+    apr_hash_t *ids;            /* ids seen in the collection being
+                                 * walked (id -> its index), or NULL */
+    const char *coll;           /* that collection's key */
 } vctx_t;
 
 static const char *path_str(const path_t *at, apr_pool_t *p)
@@ -53,16 +62,17 @@ static const char *path_str(const path_t *at, apr_pool_t *p)
                                                           64, p), NULL);
 }
 
+/* Records a problem of the value at `at`; returns -1. */
 static int fail(vctx_t *c, const path_t *at, const char *fmt, ...)
 {
+    profile_data_problem_t *pr = apr_array_push(c->problems);
     va_list ap;
-    const char *msg;
 
     va_start(ap, fmt);
-    msg = apr_pvsprintf(c->p, fmt, ap);
+    pr->text = apr_pvsprintf(c->p, fmt, ap);
     va_end(ap);
-    c->err = apr_psprintf(c->p, "%s: %s: %s", c->name, path_str(at, c->p),
-                          msg);
+    pr->line = pr->column = 0;
+    pr->path = path_str(at, c->p);
     return -1;
 }
 
@@ -131,7 +141,7 @@ static int check_text(vctx_t *c, json_t *v, const path_t *at)
 {
     const char *key;
     json_t *tr;
-    int i;
+    int i, rv = 0;
 
     if (json_is_string(v)) {
         return 0;
@@ -143,24 +153,43 @@ static int check_text(vctx_t *c, json_t *v, const path_t *at)
     }
     json_object_foreach(v, key, tr) {
         path_t here = {.up = at, .key = key};
-        if (lang_index(c, key) < 0) {
-            return fail(c, at, "unknown language %s (the file declares %s)",
-                        quoted(c, key),
-                        apr_array_pstrcat(c->p, &(apr_array_header_t){
-                            .pool = c->p, .elt_size = sizeof(char *),
-                            .nelts = c->nlangs, .nalloc = c->nlangs,
-                            .elts = (char *)c->langs}, ','));
+        if (c->langs_ok && lang_index(c, key) < 0) {
+            rv = fail(c, at, "unknown language %s (the file declares %s)",
+                      quoted(c, key),
+                      apr_array_pstrcat(c->p, &(apr_array_header_t){
+                          .pool = c->p, .elt_size = sizeof(char *),
+                          .nelts = c->nlangs, .nalloc = c->nlangs,
+                          .elts = (char *)c->langs}, ','));
         }
-        if (!json_is_string(tr)) {
-            return fail(c, &here, "expected a string, found %s",
-                        type_name(tr));
+        else if (!json_is_string(tr)) {
+            rv = fail(c, &here, "expected a string, found %s",
+                      type_name(tr));
         }
     }
-    for (i = 0; i < c->nlangs; i++) {
+    for (i = 0; c->langs_ok && i < c->nlangs; i++) {
         if (json_object_get(v, c->langs[i]) == NULL) {
-            return fail(c, at, "missing translation \"%s\"", c->langs[i]);
+            rv = fail(c, at, "missing translation \"%s\"", c->langs[i]);
         }
     }
+    return rv;
+}
+
+/* An id is unique within its collection: `at` is the id of an element
+ * of the collection being walked. */
+static int check_unique_id(vctx_t *c, const char *id, const path_t *at)
+{
+    const size_t *first;
+
+    if (c->ids == NULL || at->up == NULL || at->up->key != NULL) {
+        return 0;
+    }
+    first = apr_hash_get(c->ids, id, APR_HASH_KEY_STRING);
+    if (first != NULL) {
+        return fail(c, at, "duplicate id %s (also at $.%s[%" APR_SIZE_T_FMT
+                    "])", quoted(c, id), c->coll, *first);
+    }
+    apr_hash_set(c->ids, id, APR_HASH_KEY_STRING,
+                 apr_pmemdup(c->p, &at->up->index, sizeof(size_t)));
     return 0;
 }
 
@@ -169,6 +198,7 @@ static int check_value(vctx_t *c, const profile_field_t *f, json_t *v,
 {
     size_t i;
     json_t *el;
+    int rv = 0;
 
     if (json_is_null(v)) {
         static const char *const expected[] = {
@@ -206,6 +236,9 @@ static int check_value(vctx_t *c, const profile_field_t *f, json_t *v,
             return fail(c, at, "bad kind %s: kinds match [a-z][a-z0-9-]*",
                         quoted(c, json_string_value(v)));
         }
+        if (f->kind == PROFILE_K_ID) {
+            return check_unique_id(c, json_string_value(v), at);
+        }
         return 0;
     case PROFILE_K_OBJECT:
         return check_object(c, f->sub, v, at);
@@ -214,21 +247,33 @@ static int check_value(vctx_t *c, const profile_field_t *f, json_t *v,
         if (!json_is_array(v)) {
             return fail(c, at, "expected an array, found %s", type_name(v));
         }
+        if (at->up == NULL) {
+            /* A collection: its ids are unique (check_unique_id). */
+            c->ids = apr_hash_make(c->p);
+            c->coll = f->name;
+        }
         json_array_foreach(v, i, el) {
             path_t here = {.up = at, .key = NULL, .index = i};
             if (json_is_null(el)) {
-                return fail(c, &here, "null is not allowed (expected %s)",
-                            f->kind == PROFILE_K_TEXTLIST ? "a text value"
-                                                  : "an object");
+                rv = fail(c, &here, "null is not allowed (expected %s)",
+                          f->kind == PROFILE_K_TEXTLIST ? "a text value"
+                                                        : "an object");
             }
-            if (f->kind == PROFILE_K_TEXTLIST ? check_text(c, el, &here)
-                                      : check_object(c, f->sub, el, &here)) {
-                return -1;
+            else if (f->kind == PROFILE_K_TEXTLIST
+                     ? check_text(c, el, &here)
+                     : check_object(c, f->sub, el, &here)) {
+                rv = -1;
             }
         }
-        return 0;
+        if (at->up == NULL) {
+            c->ids = NULL;
+        }
+        return rv;
     case PROFILE_K_LANGS:
-        return 0;               /* checked first, by check_languages() */
+        /* Checked first, by check_languages(); its problems are listed
+         * here, where the declaration stands in the file. */
+        apr_array_cat(c->problems, c->lang_problems);
+        return c->lang_problems->nelts ? -1 : 0;
     }
     return 0;
 }
@@ -239,6 +284,7 @@ static int check_object(vctx_t *c, const profile_field_t *fields, json_t *v,
     const char *key;
     const profile_field_t *f;
     json_t *member;
+    int rv = 0;
 
     if (!json_is_object(v)) {
         return fail(c, at, "expected an object, found %s", type_name(v));
@@ -248,20 +294,20 @@ static int check_object(vctx_t *c, const profile_field_t *fields, json_t *v,
         for (f = fields; f->name && strcmp(f->name, key) != 0; f++) {
         }
         if (f->name == NULL) {
-            return fail(c, &here, "unknown key %s", quoted(c, key));
+            rv = fail(c, &here, "unknown key %s", quoted(c, key));
         }
-        if (check_value(c, f, member, &here)) {
-            return -1;
+        else if (check_value(c, f, member, &here)) {
+            rv = -1;
         }
     }
     for (f = fields; f->name; f++) {
         path_t here = {.up = at, .key = f->name};
         if (f->kind != PROFILE_K_LANGS && f->kind != PROFILE_K_SCHEMA
             && json_object_get(v, f->name) == NULL) {
-            return fail(c, &here, "missing required field \"%s\"", f->name);
+            rv = fail(c, &here, "missing required field \"%s\"", f->name);
         }
     }
-    return 0;
+    return rv;
 }
 
 static int check_languages(vctx_t *c, json_t *root)
@@ -313,57 +359,57 @@ static int check_languages(vctx_t *c, json_t *root)
     return 0;
 }
 
-/* Ids are unique within their collection. */
-static int check_unique_ids(vctx_t *c, json_t *root)
+int profile_validate(json_t *root, const char ***langs, int *nlangs,
+                     apr_array_header_t *problems, apr_pool_t *p)
 {
-    int k;
-
-    for (k = 0; k < PROFILE_COLL_COUNT; k++) {
-        apr_hash_t *seen = apr_hash_make(c->p);
-        json_t *list = json_object_get(root, profile_schema_colls[k].key);
-        path_t coll = {.up = NULL, .key = profile_schema_colls[k].key};
-        size_t i;
-        json_t *el;
-
-        json_array_foreach(list, i, el) {
-            const char *id = json_string_value(json_object_get(el, "id"));
-            path_t item = {.up = &coll, .key = NULL, .index = i};
-            path_t at = {.up = &item, .key = "id"};
-            const size_t *first;
-
-            if (id == NULL) {
-                break;
-            }
-            first = apr_hash_get(seen, id, APR_HASH_KEY_STRING);
-            if (first != NULL) {
-                return fail(c, &at, "duplicate id %s (also at $.%s[%"
-                            APR_SIZE_T_FMT "])", quoted(c, id),
-                            profile_schema_colls[k].key, *first);
-            }
-            apr_hash_set(seen, id, APR_HASH_KEY_STRING,
-                         apr_pmemdup(c->p, &i, sizeof(i)));
-        }
-    }
-    return 0;
-}
-
-int profile_validate(json_t *root, const char *name, const char ***langs,
-                     int *nlangs, const char **err, apr_pool_t *p)
-{
-    vctx_t c = {.p = p, .name = name};
+    vctx_t c = {.p = p, .problems = problems};
+    int before = problems->nelts;
 
     if (!json_is_object(root)) {
         fail(&c, NULL, "expected an object, found %s", type_name(root));
-        *err = c.err;
-        return -1;
+        return 1;
     }
-    if (check_languages(&c, root)
-        || check_object(&c, profile_schema_top, root, NULL)
-        || check_unique_ids(&c, root)) {
-        *err = c.err;
-        return -1;
+    /* The languages first: a text value is judged by them. */
+    c.lang_problems = apr_array_make(p, 1, sizeof(profile_data_problem_t));
+    c.problems = c.lang_problems;
+    c.langs_ok = check_languages(&c, root) == 0;
+    c.problems = problems;
+    check_object(&c, profile_schema_top, root, NULL);
+    if (problems->nelts > before) {
+        return problems->nelts - before;
     }
     *langs = c.langs;
     *nlangs = c.nlangs;
     return 0;
+}
+
+const char *profile_data_problem_line(const profile_data_problem_t *pr,
+                                      const char *name, apr_pool_t *p)
+{
+    if (pr->line > 0) {
+        return apr_psprintf(p, "%s:%d:%d: %s", name, pr->line, pr->column,
+                            pr->text);
+    }
+    if (pr->path != NULL) {
+        return apr_psprintf(p, "%s: %s: %s", name, pr->path, pr->text);
+    }
+    return apr_psprintf(p, "%s: %s", name, pr->text);
+}
+
+const char *profile_data_problems_message(const apr_array_header_t *problems,
+                                          int shown, const char *name,
+                                          apr_pool_t *p)
+{
+    apr_array_header_t *lines = apr_array_make(p, shown + 1, sizeof(char *));
+    int i;
+
+    for (i = 0; i < problems->nelts && i < shown; i++) {
+        APR_ARRAY_PUSH(lines, const char *) = profile_data_problem_line(
+            &APR_ARRAY_IDX(problems, i, profile_data_problem_t), name, p);
+    }
+    if (problems->nelts > shown) {
+        APR_ARRAY_PUSH(lines, const char *) =
+            apr_psprintf(p, "and %d more", problems->nelts - shown);
+    }
+    return apr_array_pstrcat(p, lines, '\n');
 }

@@ -9,14 +9,44 @@
 #define PROFILE_VALIDATE_H
 
 #include <apr_pools.h>
+#include <apr_tables.h>
 #include <jansson.h>
 
+/* One problem of a data file.  A JSON syntax error has its line and
+ * column (and is the file's only problem); a problem of shape has the
+ * JSON path of the value at fault; a file that cannot be read has
+ * neither. */
+typedef struct {
+    int line;                   /* 1-based; 0: not a syntax error */
+    int column;
+    const char *path;           /* "$.experience[2].period", or NULL */
+    const char *text;           /* what is wrong, one line */
+} profile_data_problem_t;
+
+/* How many problems the one message of a refused file lists before
+ * "and N more" (CONTRACT §9). */
+#define PROFILE_PROBLEMS_SHOWN 10
+
 /* Checks the parsed file `root` against every rule: its languages, the
- * schema tables (profile_schema.h) and unique ids.  Returns 0 and sets
+ * schema tables (profile_schema.h) and unique ids, and appends every
+ * problem found to `problems` (profile_data_problem_t), in the order of
+ * the file.  It goes on after a problem wherever the rest can still be
+ * judged: a value of the wrong type is one problem, and what it holds is
+ * not looked at.  Returns how many problems it appended; with none, sets
  * *langs and *nlangs to the declared languages (allocated in p; [0] is
- * the default), or -1 and sets *err to "NAME: $.json.path: problem",
- * `name` standing for the file. */
-int profile_validate(json_t *root, const char *name, const char ***langs,
-                     int *nlangs, const char **err, apr_pool_t *p);
+ * the default). */
+int profile_validate(json_t *root, const char ***langs, int *nlangs,
+                     apr_array_header_t *problems, apr_pool_t *p);
+
+/* One problem as one line naming the file `name`: "NAME:LINE:COL: TEXT"
+ * (syntax), "NAME: $.path: TEXT" (shape) or "NAME: TEXT". */
+const char *profile_data_problem_line(const profile_data_problem_t *pr,
+                                      const char *name, apr_pool_t *p);
+
+/* The first `shown` problems, one line each (no final newline), then,
+ * when there are more, a line "and N more". */
+const char *profile_data_problems_message(const apr_array_header_t *problems,
+                                          int shown, const char *name,
+                                          apr_pool_t *p);
 
 #endif

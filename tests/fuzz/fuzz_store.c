@@ -20,6 +20,7 @@
 #include "fuzz.h"
 #include "profile_api.h"
 #include "profile_problem.h"
+#include "profile_validate.h"
 
 #define NAME "fuzz.json"
 
@@ -326,6 +327,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                            && strcmp(err, first) == 0),
                    "validating only said \"%s\", loading \"%s\"",
                    err ? err : "(nothing)", first ? first : "(nothing)");
+    }
+
+    /* The list of problems: none for a good file; a syntax error alone;
+     * the message is its first ten, one line each. */
+    {
+        const profile_data_problem_t *pr;
+        int i;
+
+        opts.problems = apr_array_make(p, 4, sizeof(profile_data_problem_t));
+        err = NULL;
+        profile_store_parse_opts(&st, &err, (const char *)data, size, NAME,
+                                 0, &opts, p);
+        FUZZ_CHECK((rv == APR_SUCCESS) == (opts.problems->nelts == 0),
+                   "%d problems listed", opts.problems->nelts);
+        for (i = 0; i < opts.problems->nelts; i++) {
+            pr = &APR_ARRAY_IDX(opts.problems, i, profile_data_problem_t);
+            FUZZ_CHECK(pr->text != NULL && (pr->line > 0 ? pr->path == NULL
+                       && opts.problems->nelts == 1 : pr->path != NULL
+                       && pr->path[0] == '$'),
+                       "problem %d of %d is neither syntax nor shape", i,
+                       opts.problems->nelts);
+        }
+        FUZZ_CHECK(rv == APR_SUCCESS || strcmp(err,
+                   profile_data_problems_message(opts.problems,
+                       PROFILE_PROBLEMS_SHOWN, NAME, p)) == 0,
+                   "the message is not the list's: %s", err);
     }
     apr_pool_destroy(p);
     return 0;

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * pc_check.c -- `profilectl check [--json] FILE...`: every problem of
+ * each data file, in file order, the way the module's loader finds them
+ * (profile_store_load, validating only).  One line per problem, as a
+ * compiler says it: "FILE:LINE:COL: invalid JSON: ..." (a syntax error,
+ * then the only problem) or "FILE: $.json.path: ...".  --json prints a
+ * JSON array instead, one object per problem:
+ * {"file","line","column","path","message"} (line and column null but
+ * for syntax, path null for syntax and unreadable files).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <apr_getopt.h>
+#include <jansson.h>
+
+#include "profilectl.h"
+#include "profile_validate.h"
+
+static json_t *problem_json(const char *file,
+                            const profile_data_problem_t *pr)
+{
+    return json_pack("{s:s, s:o, s:o, s:o, s:s}", "file", file,
+                     "line", pr->line > 0 ? json_integer(pr->line)
+                                          : json_null(),
+                     "column", pr->line > 0 ? json_integer(pr->column)
+                                            : json_null(),
+                     "path", pr->path ? json_string(pr->path) : json_null(),
+                     "message", pr->text);
+}
+
+int pc_cmd_check(int argc, char **argv)
+{
+    static const apr_getopt_option_t options[] = {
+        {"json", 'j', 0, "a JSON array of the problems"},
+        {NULL, 0, 0, NULL}
+    };
+    apr_pool_t *p = pc_pool();
+    apr_getopt_t *os;
+    apr_status_t rv;
+    const char *optarg;
+    int optch, as_json = 0, bad = 0, i;
+    json_t *all = json_array();
+
+    os = pc_getopt(argc, argv, p);
+    while ((rv = apr_getopt_long(os, options, &optch, &optarg))
+           == APR_SUCCESS) {
+        as_json = 1;
+    }
+    if (rv != APR_EOF || os->ind >= argc) {
+        return pc_fail("check", "usage: %s check [--json] FILE...",
+                       pc_progname);
+    }
+    for (i = os->ind; i < argc; i++) {
+        const char *file = os->argv[i];
+        profile_load_opts_t opts = {.render = 0, .compress = 0,
+                                    .max_size = 0, .problems = NULL};
+        profile_store_t *unused = NULL;
+        const char *err = NULL;
+        int k;
+
+        opts.problems = apr_array_make(p, 8, sizeof(profile_data_problem_t));
+        if (profile_store_load(&unused, &err, file, &opts, p)
+            == APR_SUCCESS) {
+            continue;
+        }
+        bad = 1;
+        for (k = 0; k < opts.problems->nelts; k++) {
+            const profile_data_problem_t *pr =
+                &APR_ARRAY_IDX(opts.problems, k, profile_data_problem_t);
+
+            if (as_json) {
+                json_array_append_new(all, problem_json(file, pr));
+            }
+            else {
+                printf("%s\n", profile_data_problem_line(pr, file, p));
+            }
+        }
+    }
+    if (as_json) {
+        char *text = json_dumps(all, JSON_INDENT(2));
+
+        printf("%s\n", text);
+        free(text);
+    }
+    json_decref(all);
+    apr_pool_destroy(p);
+    return bad ? PC_EXIT_PROBLEMS : PC_EXIT_OK;
+}

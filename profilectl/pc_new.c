@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * pc_new.c -- `profilectl new [--languages en,es] [--force] [FILE]`: a
+ * blank data file, valid as it is, for an owner starting from nothing.
+ * It is made from the schema tables (profile_schema.c), so it has every
+ * field the module requires, in the order responses list them: text
+ * values as one empty string per language, one element in each list and
+ * collection, ids "example".  The result is checked with the module's
+ * validation before it is written.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <apr_file_io.h>
+#include <apr_getopt.h>
+#include <apr_strings.h>
+#include <jansson.h>
+
+#include "profilectl.h"
+#include "profile_schema.h"
+
+static json_t *text_value(const apr_array_header_t *langs)
+{
+    json_t *t = json_object();
+    int l;
+
+    for (l = 0; l < langs->nelts; l++) {
+        json_object_set_new(t, APR_ARRAY_IDX(langs, l, const char *),
+                            json_string(""));
+    }
+    return t;
+}
+
+static json_t *skeleton(const profile_field_t *fields,
+                        const apr_array_header_t *langs)
+{
+    json_t *obj = json_object();
+    const profile_field_t *f;
+    json_t *v;
+    int l;
+
+    for (f = fields; f->name; f++) {
+        switch (f->kind) {
+        case PROFILE_K_TEXT:
+            v = text_value(langs);
+            break;
+        case PROFILE_K_TEXTLIST:
+            v = json_pack("[o]", text_value(langs));
+            break;
+        case PROFILE_K_ID:
+        case PROFILE_K_KIND:
+            v = json_string("example");
+            break;
+        case PROFILE_K_PLAIN:
+            v = json_string("");
+            break;
+        case PROFILE_K_OBJECT:
+            v = skeleton(f->sub, langs);
+            break;
+        case PROFILE_K_OBJLIST:
+            v = json_pack("[o]", skeleton(f->sub, langs));
+            break;
+        case PROFILE_K_LANGS:
+            v = json_array();
+            for (l = 0; l < langs->nelts; l++) {
+                json_array_append_new(v, json_string(
+                    APR_ARRAY_IDX(langs, l, const char *)));
+            }
+            break;
+        default:
+            continue;           /* $schema: optional, the owner's choice */
+        }
+        json_object_set_new(obj, f->name, v);
+    }
+    return obj;
+}
+
+int pc_cmd_new(int argc, char **argv)
+{
+    static const apr_getopt_option_t options[] = {
+        {"languages", 'l', 1, "the languages, default first (en,es)"},
+        {"force", 'f', 0, "replace FILE if it exists"},
+        {NULL, 0, 0, NULL}
+    };
+    apr_pool_t *p = pc_pool();
+    apr_getopt_t *os;
+    apr_status_t rv;
+    const char *optarg, *list = "en,es", *err = NULL, *file = NULL;
+    apr_array_header_t *langs = apr_array_make(p, 4, sizeof(char *));
+    profile_load_opts_t check = {.render = 0, .compress = 0, .max_size = 0,
+                                 .problems = NULL};
+    profile_store_t *unused;
+    apr_file_t *out;
+    apr_size_t len;
+    char *tag, *state, *text;
+    json_t *doc;
+    int optch, force = 0, status = PC_EXIT_OK;
+
+    os = pc_getopt(argc, argv, p);
+    while ((rv = apr_getopt_long(os, options, &optch, &optarg))
+           == APR_SUCCESS) {
+        if (optch == 'l') {
+            list = optarg;
+        }
+        else {
+            force = 1;
+        }
+    }
+    if (rv != APR_EOF || argc - os->ind > 1) {
+        return pc_fail("new", "usage: %s new [--languages en,es] [--force] "
+                       "[FILE]", pc_progname);
+    }
+    if (os->ind < argc) {
+        file = os->argv[os->ind];
+    }
+    for (tag = apr_strtok(apr_pstrdup(p, list), ",", &state); tag;
+         tag = apr_strtok(NULL, ",", &state)) {
+        APR_ARRAY_PUSH(langs, const char *) = tag;
+    }
+    doc = skeleton(profile_schema_top, langs);
+    text = json_dumps(doc, JSON_INDENT(2));
+    json_decref(doc);
+    len = strlen(text);
+    /* Bad languages make a bad file: say so rather than write it. */
+    if (profile_store_parse_opts(&unused, &err, text, len, "--languages",
+                                 0, &check, p) != APR_SUCCESS) {
+        status = pc_fail("new", "no data file with these languages:\n%s",
+                         err);
+        goto leave;
+    }
+    if (file == NULL) {
+        printf("%s\n", text);
+        goto leave;
+    }
+    rv = apr_file_open(&out, file, APR_FOPEN_WRITE | APR_FOPEN_CREATE
+                       | (force ? APR_FOPEN_TRUNCATE : APR_FOPEN_EXCL),
+                       APR_FPROT_OS_DEFAULT, p);
+    if (rv == APR_SUCCESS) {
+        rv = apr_file_write_full(out, text, len, NULL);
+        if (rv == APR_SUCCESS) {
+            rv = apr_file_putc('\n', out);
+        }
+        if (apr_file_close(out) != APR_SUCCESS && rv == APR_SUCCESS) {
+            rv = APR_EGENERAL;
+        }
+    }
+    if (APR_STATUS_IS_EEXIST(rv)) {
+        status = pc_fail("new", "%s exists (--force replaces it)", file);
+    }
+    else if (rv != APR_SUCCESS) {
+        char ebuf[256];
+
+        status = pc_fail("new", "cannot write %s: %s", file,
+                         apr_strerror(rv, ebuf, sizeof(ebuf)));
+    }
+
+leave:
+    free(text);
+    apr_pool_destroy(p);
+    return status;
+}

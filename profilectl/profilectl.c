@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * profilectl.c -- the profile owner's tool: the command table, help,
+ * and what the commands share (the pool, messages, loading a file the
+ * way the module does).  The commands are in pc_*.c; the manual is
+ * profilectl.1.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <apr_general.h>
+#include <apr_strings.h>
+
+#include "profilectl.h"
+
+const char *pc_progname = "profilectl";
+
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *usage;
+} pc_command_t;
+
+static const pc_command_t commands[] = {
+    {"check", pc_cmd_check, "check [--json] FILE...\n"
+     "      every problem of each data file, in file order"},
+    {"show", pc_cmd_show, "show [-i] [--lang L] [--coding gzip|br|identity]\n"
+     "      [--query 'q=...'] [--base PATH] FILE ROUTE\n"
+     "      what the API sends for ROUTE (e.g. /skills, /experience/ID)"},
+    {"diff", pc_cmd_diff, "diff OLD NEW\n"
+     "      the representations (route, language, coding) whose ETag a\n"
+     "      change from OLD to NEW changes, added or removes"},
+    {"new", pc_cmd_new, "new [--languages en,es] [--force] [FILE]\n"
+     "      a blank, valid data file (to FILE, or to standard output)"},
+    {NULL, NULL, NULL}
+};
+
+static void usage(FILE *out)
+{
+    const pc_command_t *c;
+
+    fprintf(out, "usage: %s COMMAND [ARGS]\n\n"
+            "The tools of a mod_profile data file's owner (%s(1)).\n\n"
+            "commands:\n", pc_progname, pc_progname);
+    for (c = commands; c->name; c++) {
+        fprintf(out, "  %s %s\n", pc_progname, c->usage);
+    }
+    fprintf(out, "  %s help | --help | --version\n", pc_progname);
+}
+
+apr_pool_t *pc_pool(void)
+{
+    static int initialized;
+    apr_pool_t *p = NULL;
+
+    if (!initialized) {
+        if (apr_initialize() != APR_SUCCESS) {
+            fprintf(stderr, "%s: cannot initialize APR\n", pc_progname);
+            exit(PC_EXIT_USAGE);
+        }
+        atexit(apr_terminate);
+        initialized = 1;
+    }
+    if (apr_pool_create(&p, NULL) != APR_SUCCESS) {
+        fprintf(stderr, "%s: out of memory\n", pc_progname);
+        exit(PC_EXIT_USAGE);
+    }
+    return p;
+}
+
+apr_getopt_t *pc_getopt(int argc, char **argv, apr_pool_t *p)
+{
+    apr_getopt_t *os;
+
+    apr_getopt_init(&os, p, argc, (const char *const *)argv);
+    os->interleave = 1;
+    return os;
+}
+
+int pc_fail(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(stderr, "%s %s: ", pc_progname, cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return PC_EXIT_USAGE;
+}
+
+const profile_store_t *pc_load(const char *cmd, const char *path,
+                               apr_pool_t *p)
+{
+    profile_load_opts_t opts = {.render = 1, .compress = 1, .max_size = 0,
+                                .problems = NULL};
+    profile_store_t *st = NULL;
+    const char *err = NULL;
+
+    if (profile_store_load(&st, &err, path, &opts, p) != APR_SUCCESS) {
+        fprintf(stderr, "%s\n", err);
+        pc_fail(cmd, "%s cannot be loaded (%s check %s lists every "
+                "problem)", path, pc_progname, path);
+        return NULL;
+    }
+    return st;
+}
+
+int main(int argc, char **argv)
+{
+    const pc_command_t *c;
+
+    if (argc < 2 || strcmp(argv[1], "help") == 0
+        || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? PC_EXIT_USAGE : PC_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("%s %s\n", pc_progname, PACKAGE_VERSION);
+        return PC_EXIT_OK;
+    }
+    for (c = commands; c->name; c++) {
+        if (strcmp(argv[1], c->name) == 0) {
+            return c->run(argc - 1, argv + 1);
+        }
+    }
+    fprintf(stderr, "%s: unknown command \"%s\"\n\n", pc_progname, argv[1]);
+    usage(stderr);
+    return PC_EXIT_USAGE;
+}

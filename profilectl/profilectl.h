@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * profilectl.h -- what the commands of profilectl share.  profilectl is
+ * the profile owner's tool (profilectl.1): it checks, shows and compares
+ * data files with the module's own pure core (mod_profile/profile_*.c),
+ * so that what it says is what the module will do.
+ *
+ * Every command is `int pc_cmd_NAME(int argc, char **argv)`, argv[0]
+ * being the command's name; it returns the exit status.
+ */
+#ifndef PROFILECTL_H
+#define PROFILECTL_H
+
+#include <apr_getopt.h>
+#include <apr_pools.h>
+
+#include "profile_api.h"
+#include "profile_store.h"
+
+/* Exit statuses. */
+#define PC_EXIT_OK 0
+#define PC_EXIT_PROBLEMS 1      /* check: problems; diff: differences */
+#define PC_EXIT_USAGE 2         /* bad command line, or a file that cannot
+                                 * be used */
+
+int pc_cmd_check(int argc, char **argv);
+int pc_cmd_show(int argc, char **argv);
+int pc_cmd_diff(int argc, char **argv);
+int pc_cmd_new(int argc, char **argv);
+
+/* The tool's name in messages ("profilectl"). */
+extern const char *pc_progname;
+
+/* Initializes APR once and returns a new pool (exits on failure). */
+apr_pool_t *pc_pool(void);
+
+/* A command's options, read with apr_getopt_long(), before or after its
+ * arguments (os->argv[os->ind...] are the arguments). */
+apr_getopt_t *pc_getopt(int argc, char **argv, apr_pool_t *p);
+
+/* Prints "profilectl CMD: MESSAGE" on stderr; returns PC_EXIT_USAGE. */
+int pc_fail(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Loads `path` as the module does with ProfileCompression On (every
+ * representation rendered, with its gzip and br forms).  On failure
+ * prints the problems on stderr and returns NULL. */
+const profile_store_t *pc_load(const char *cmd, const char *path,
+                               apr_pool_t *p);
+
+/* One representation: what the module answers a GET of `route` (below
+ * the base `base`, e.g. "/skills": the path as httpd decodes it) with
+ * the query `args` (raw, NULL: none), asking
+ * for the language `lang` (an Accept-Language value, or NULL) and the
+ * coding `coding` (an Accept-Encoding value, or NULL), with the module's
+ * defaults (ProfileCORSOrigins *, ProfileMaxAge 300). */
+void pc_answer(profile_response_t *resp, const profile_store_t *store,
+               const char *base, const char *route, const char *args, const char *lang,
+               const char *coding, apr_pool_t *p);
+
+#endif

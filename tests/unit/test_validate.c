@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_validate.c -- a refused data file's problems (CONTRACT §9): every
+ * one listed, in file order, a wrong type hiding what it holds, one
+ * problem for a syntax error, and the loader's one message with the
+ * first ten and "and N more".
+ *
+ * Documents are the sample data with edits made through jansson (which
+ * keeps members in file order), then parsed by profile_store_parse_opts
+ * like any file.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+
+#include "unit.h"
+#include "profile_store.h"
+#include "profile_validate.h"
+
+#define DOC_NAME "mem.json"
+
+typedef struct {
+    apr_array_header_t *problems;
+    const char *err;
+    apr_status_t rv;
+} result_t;
+
+static json_t *sample(void)
+{
+    json_error_t jerr;
+    json_t *d = json_load_file(SAMPLE_PATH, JSON_REJECT_DUPLICATES, &jerr);
+
+    assert_non_null(d);
+    return d;
+}
+
+/* The value at a path of keys and indexes: "experience", "#1", "role". */
+static json_t *at(json_t *v, const char *const *path)
+{
+    for (; *path; path++) {
+        v = **path == '#' ? json_array_get(v, (size_t)atoi(*path + 1))
+                          : json_object_get(v, *path);
+        assert_non_null(v);
+    }
+    return v;
+}
+
+static result_t parse_text(apr_pool_t *p, const char *text, apr_size_t len)
+{
+    profile_load_opts_t opts = {.render = 0, .compress = 0, .max_size = 0,
+                                .problems = NULL};
+    profile_store_t *st = NULL;
+    result_t r;
+
+    opts.problems = apr_array_make(p, 4, sizeof(profile_data_problem_t));
+    r.err = NULL;
+    r.rv = profile_store_parse_opts(&st, &r.err, text, len, DOC_NAME, 0,
+                                    &opts, p);
+    r.problems = opts.problems;
+    return r;
+}
+
+static result_t parse_doc(apr_pool_t *p, json_t *doc)
+{
+    char *text = json_dumps(doc, JSON_INDENT(2));
+    result_t r = parse_text(p, apr_pstrdup(p, text), strlen(text));
+
+    free(text);
+    json_decref(doc);
+    return r;
+}
+
+static const profile_data_problem_t *nth(const result_t *r, int i)
+{
+    assert_true(i < r->problems->nelts);
+    return &APR_ARRAY_IDX(r->problems, i, profile_data_problem_t);
+}
+
+static void assert_problem(const result_t *r, int i, const char *path,
+                           const char *text_part)
+{
+    const profile_data_problem_t *pr = nth(r, i);
+
+    if (pr->path == NULL || strcmp(pr->path, path) != 0
+        || strstr(pr->text, text_part) == NULL) {
+        print_error("problem %d: %s: %s; expected %s: ...%s...\n", i,
+                    pr->path ? pr->path : "(no path)", pr->text, path,
+                    text_part);
+    }
+    assert_non_null(pr->path);
+    assert_string_equal(pr->path, path);
+    assert_non_null(strstr(pr->text, text_part));
+    assert_int_equal(pr->line, 0);
+}
+
+/* ------------------------------------------------------------ tests */
+
+static void sample_has_no_problems(void **state)
+{
+    result_t r = parse_doc(POOL(state), sample());
+
+    assert_int_equal(r.rv, APR_SUCCESS);
+    assert_int_equal(r.problems->nelts, 0);
+}
+
+static void every_problem_is_listed_in_file_order(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    json_t *d = sample();
+
+    /* Made from the end of the file back, listed from its start. */
+    json_object_set(at(d, (const char *[]){"metrics", "#3", NULL}), "id",
+                    json_object_get(at(d, (const char *[]){"metrics", "#1",
+                                                         NULL}), "id"));
+    json_object_set_new(at(d, (const char *[]){"caseStudies", "#0", NULL}),
+                        "colour", json_string("red"));
+    json_object_del(at(d, (const char *[]){"experience", "#2", "period",
+                                           NULL}), "es");
+    json_object_set_new(at(d, (const char *[]){"experience", "#1", NULL}),
+                        "company", json_integer(5));
+    json_object_del(at(d, (const char *[]){"profile", NULL}), "summary");
+    {
+        result_t r = parse_doc(p, d);
+
+        assert_int_not_equal(r.rv, APR_SUCCESS);
+        assert_int_equal(r.problems->nelts, 5);
+        assert_problem(&r, 0, "$.profile.summary", "missing required field");
+        assert_problem(&r, 1, "$.experience[1].company", "found a number");
+        assert_problem(&r, 2, "$.experience[2].period",
+                       "missing translation \"es\"");
+        assert_problem(&r, 3, "$.caseStudies[0].colour", "unknown key");
+        assert_problem(&r, 4, "$.metrics[3].id",
+                       "duplicate id \"ingestion-latency\" (also at "
+                       "$.metrics[1])");
+    }
+}
+
+static void several_problems_in_one_record_are_each_listed(void **state)
+{
+    json_t *d = sample();
+    json_t *exp0 = at(d, (const char *[]){"experience", "#0", NULL});
+    result_t r;
+
+    json_object_set_new(exp0, "id", json_string("bad id!"));
+    json_object_set_new(exp0, "companyUrl", json_null());
+    json_object_set_new(exp0, "highlights",
+                        json_pack("[s, i, {s:s}]", "ok", 1, "en", "x"));
+    r = parse_doc(POOL(state), d);
+    assert_int_equal(r.problems->nelts, 4);
+    assert_problem(&r, 0, "$.experience[0].id", "bad id \"bad id!\"");
+    assert_problem(&r, 1, "$.experience[0].companyUrl", "null");
+    assert_problem(&r, 2, "$.experience[0].highlights[1]", "found a number");
+    assert_problem(&r, 3, "$.experience[0].highlights[2]",
+                   "missing translation \"es\"");
+}
+
+static void wrong_type_hides_what_it_holds(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    json_t *d = sample();
+    result_t r;
+
+    /* An object where the collection's array belongs: its bad contents
+     * are not judged; the next collection is. */
+    json_object_set_new(d, "skills", json_pack("{s:{s:i}}", "a", "b", 1));
+    json_object_set_new(at(d, (const char *[]){"education", "#0", NULL}),
+                        "degree", json_true());
+    r = parse_doc(p, d);
+    assert_int_equal(r.problems->nelts, 2);
+    assert_problem(&r, 0, "$.skills", "expected an array, found an object");
+    assert_problem(&r, 1, "$.education[0].degree", "found a boolean");
+}
+
+static void bad_languages_are_listed_where_declared(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    json_t *d = sample();
+    result_t r;
+
+    /* "languages" moved after "profile": its problem comes second; with
+     * no usable declaration, translations are not judged. */
+    json_object_del(d, "languages");
+    json_object_del(at(d, (const char *[]){"profile", NULL}), "name");
+    json_object_set_new(d, "languages", json_pack("[s, s]", "en", "e1"));
+    r = parse_doc(p, d);
+    assert_int_equal(r.problems->nelts, 2);
+    assert_problem(&r, 0, "$.profile.name", "missing required field");
+    assert_problem(&r, 1, "$.languages[1]", "bad language tag \"e1\"");
+}
+
+static void syntax_error_is_the_only_problem(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    static const char doc[] = "{\n  \"profile\": {\"name\": 1,}\n}\n";
+    result_t r = parse_text(p, doc, sizeof(doc) - 1);
+
+    assert_int_not_equal(r.rv, APR_SUCCESS);
+    assert_int_equal(r.problems->nelts, 1);
+    assert_int_equal(nth(&r, 0)->line, 2);
+    assert_true(nth(&r, 0)->column > 0);
+    assert_null(nth(&r, 0)->path);
+    assert_string_equal(r.err, apr_psprintf(p, DOC_NAME ":2:%d: %s",
+                                            nth(&r, 0)->column,
+                                            nth(&r, 0)->text));
+}
+
+/* n metrics with bad ids: n problems. */
+static result_t bad_ids(apr_pool_t *p, int n)
+{
+    json_t *d = sample();
+    json_t *metrics = json_object_get(d, "metrics");
+    json_t *first = json_incref(json_array_get(metrics, 0));
+    int i;
+
+    json_array_clear(metrics);
+    for (i = 0; i < n; i++) {
+        json_t *m = json_deep_copy(first);
+
+        json_object_set_new(m, "id",
+                            json_string(apr_psprintf(p, "-bad%d", i)));
+        json_array_append_new(metrics, m);
+    }
+    json_decref(first);
+    return parse_doc(p, d);
+}
+
+static void message_lists_the_first_ten_then_how_many_more(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    result_t r = bad_ids(p, 13);
+    apr_array_header_t *want = apr_array_make(p, 11, sizeof(char *));
+    int i;
+
+    assert_int_equal(r.problems->nelts, 13);
+    for (i = 0; i < 10; i++) {
+        APR_ARRAY_PUSH(want, const char *) = apr_psprintf(p,
+            DOC_NAME ": $.metrics[%d].id: bad id \"-bad%d\": ids match "
+            "[A-Za-z0-9][A-Za-z0-9._~-]*", i, i);
+    }
+    APR_ARRAY_PUSH(want, const char *) = "and 3 more";
+    assert_string_equal(r.err, apr_array_pstrcat(p, want, '\n'));
+}
+
+static void ten_problems_need_no_more_line(void **state)
+{
+    result_t r = bad_ids(POOL(state), 10);
+
+    assert_int_equal(r.problems->nelts, 10);
+    assert_null(strstr(r.err, "more"));
+    assert_non_null(strstr(r.err, "$.metrics[9].id"));
+}
+
+static void unreadable_file_is_one_problem_without_path(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_load_opts_t opts = {.render = 0, .compress = 0, .max_size = 0,
+                                .problems = NULL};
+    profile_store_t *st = NULL;
+    const char *err = NULL;
+    const char *path = UNIT_DATA "/does-not-exist.json";
+
+    opts.problems = apr_array_make(p, 1, sizeof(profile_data_problem_t));
+    assert_int_not_equal(profile_store_load(&st, &err, path, &opts, p),
+                         APR_SUCCESS);
+    assert_int_equal(opts.problems->nelts, 1);
+    assert_null(APR_ARRAY_IDX(opts.problems, 0,
+                              profile_data_problem_t).path);
+    assert_string_equal(err, profile_data_problem_line(
+        &APR_ARRAY_IDX(opts.problems, 0, profile_data_problem_t), path, p));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        UNIT_TEST(sample_has_no_problems),
+        UNIT_TEST(every_problem_is_listed_in_file_order),
+        UNIT_TEST(several_problems_in_one_record_are_each_listed),
+        UNIT_TEST(wrong_type_hides_what_it_holds),
+        UNIT_TEST(bad_languages_are_listed_where_declared),
+        UNIT_TEST(syntax_error_is_the_only_problem),
+        UNIT_TEST(message_lists_the_first_ten_then_how_many_more),
+        UNIT_TEST(ten_problems_need_no_more_line),
+        UNIT_TEST(unreadable_file_is_one_problem_without_path),
+    };
+
+    return cmocka_run_group_tests(tests, unit_group_setup,
+                                  unit_group_teardown);
+}
