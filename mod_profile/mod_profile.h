@@ -26,6 +26,7 @@
 #include <apr_tables.h>
 #include <jansson.h>
 
+#include "profile_api.h"
 #include "profile_store.h"
 
 #define PROFILE_HANDLER "profile"
