@@ -504,6 +504,7 @@ static const jr_key_t project_keys[] = {
  * language (`neutral`). */
 typedef struct {
     const char *path;           /* "work", "basics.profiles" */
+    const char *key;            /* its member: "work", "profiles" */
     const jr_key_t *keys;
     const char *name;           /* the key that names an entry */
     const char *ident[4];
@@ -511,23 +512,24 @@ typedef struct {
 } jr_array_t;
 
 static const jr_array_t profiles_array = {
-    "basics.profiles", profile_keys, "network", {"network", NULL},
-    {"network", "username", "url", NULL}
+    "basics.profiles", "profiles", profile_keys, "network",
+    {"network", NULL}, {"network", "username", "url", NULL}
 };
 static const jr_array_t work_array = {
-    "work", work_keys, "name", {"name", "startDate", NULL},
+    "work", "work", work_keys, "name", {"name", "startDate", NULL},
     {"name", "url", "startDate", "endDate", NULL}
 };
 static const jr_array_t education_array = {
-    "education", education_keys, "institution",
+    "education", "education", education_keys, "institution",
     {"url", "startDate", "endDate", NULL},
     {"url", "startDate", "endDate", NULL}
 };
 static const jr_array_t skills_array = {
-    "skills", skill_keys, "name", {NULL}, {NULL}
+    "skills", "skills", skill_keys, "name", {NULL}, {NULL}
 };
 static const jr_array_t projects_array = {
-    "projects", project_keys, "name", {"url", "startDate", "endDate", NULL},
+    "projects", "projects", project_keys, "name",
+    {"url", "startDate", "endDate", NULL},
     {"url", "startDate", "endDate", NULL}
 };
 
@@ -647,9 +649,9 @@ static int check_entry(jr_import_t *im, int l, json_t *e,
 }
 
 static int check_array(jr_import_t *im, int l, json_t *parent,
-                       const jr_array_t *a, const char *key)
+                       const jr_array_t *a)
 {
-    json_t *arr = json_object_get(parent, key), *e;
+    json_t *arr = json_object_get(parent, a->key), *e;
     size_t i;
 
     if (arr == NULL || json_is_null(arr)) {
@@ -691,14 +693,14 @@ static int check_doc(jr_import_t *im, int l)
     if (basics != NULL && !json_is_null(basics)) {
         if (check_entry(im, l, basics, basics_keys, "$.basics", "basics",
                         "profiles") < 0
-            || check_array(im, l, basics, &profiles_array, "profiles") < 0) {
+            || check_array(im, l, basics, &profiles_array) < 0) {
             return -1;
         }
     }
-    return check_array(im, l, doc, &work_array, "work") < 0
-           || check_array(im, l, doc, &education_array, "education") < 0
-           || check_array(im, l, doc, &skills_array, "skills") < 0
-           || check_array(im, l, doc, &projects_array, "projects") < 0
+    return check_array(im, l, doc, &work_array) < 0
+           || check_array(im, l, doc, &education_array) < 0
+           || check_array(im, l, doc, &skills_array) < 0
+           || check_array(im, l, doc, &projects_array) < 0
            ? -1 : 0;
 }
 
@@ -970,37 +972,6 @@ static int put(json_t *obj, const char *key, json_t *v)
     return 0;
 }
 
-/* entries[l] = element i of array `key` of parent[l] in each language. */
-static void entries_at(jr_import_t *im, json_t **arrs, size_t i,
-                       json_t **entries)
-{
-    int l;
-
-    for (l = 0; l < im->n; l++) {
-        entries[l] = json_array_get(arrs[l], i);
-    }
-}
-
-static void arrays_of(jr_import_t *im, json_t **parents, const char *key,
-                      json_t **arrs)
-{
-    int l;
-
-    for (l = 0; l < im->n; l++) {
-        arrs[l] = json_object_get(parents[l], key);
-        if (!json_is_array(arrs[l])) {
-            arrs[l] = NULL;     /* json_array_size(NULL) == 0 */
-        }
-    }
-}
-
-static const char *where_of(jr_import_t *im, const jr_array_t *a,
-                            size_t i, json_t *e)
-{
-    return apr_psprintf(im->c.p, "%s[" SZ "]%s", a->path, i,
-                        entry_label(e, a, im->c.p));
-}
-
 static int import_profile(jr_import_t *im, json_t **basics, json_t *out)
 {
     json_t *profile = json_object();
@@ -1011,17 +982,134 @@ static int import_profile(jr_import_t *im, json_t **basics, json_t *out)
            || put(profile, "summary", text(im, basics, "summary", "basics"));
 }
 
+/* Fills entry e of the data file from entries (one per language); `w`
+ * names them in messages. */
+typedef int (*jr_fill_fn)(jr_import_t *im, json_t **entries,
+                          const char *w, json_t *e);
+
+/* Lines up the arrays a->key of parents (one per language) and appends
+ * to array `to` of out (made when absent) one entry per position, filled
+ * by fill; with id_fallback, each gets an id first (make_id). */
+static int import_array(jr_import_t *im, json_t **parents,
+                        const jr_array_t *a, json_t *out, const char *to,
+                        const char *id_fallback, jr_fill_fn fill)
+{
+    json_t *all = json_object_get(out, to), *e;
+    json_t *arrs[JR_MAX_LANGS], *entries[JR_MAX_LANGS];
+    apr_hash_t *ids = apr_hash_make(im->c.p);
+    size_t i;
+    int l;
+
+    if (all == NULL) {
+        all = json_array();
+        json_object_set_new(out, to, all);
+    }
+    for (l = 0; l < im->n; l++) {
+        arrs[l] = json_object_get(parents[l], a->key);
+        if (!json_is_array(arrs[l])) {
+            arrs[l] = NULL;     /* json_array_size(NULL) == 0 */
+        }
+    }
+    if (align(im, arrs, a) < 0) {
+        return -1;
+    }
+    for (i = 0; i < json_array_size(arrs[0]); i++) {
+        for (l = 0; l < im->n; l++) {
+            entries[l] = json_array_get(arrs[l], i);
+        }
+        e = json_object();
+        json_array_append_new(all, e);
+        if (id_fallback) {
+            json_object_set_new(e, "id", json_string(
+                make_id(ids, str(entries[0], "name"),
+                        str(entries[0], "startDate"), id_fallback,
+                        im->c.p)));
+        }
+        if (fill(im, entries, apr_psprintf(im->c.p, "%s[" SZ "]%s", a->path,
+                                           i, entry_label(entries[0], a,
+                                                          im->c.p)),
+                 e) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int fill_link(jr_import_t *im, json_t **entries, const char *w,
+                     json_t *e)
+{
+    const char *network = str(entries[0], "network");
+
+    (void)w;
+    json_object_set_new(e, "kind", json_string(kind_of(network, im->c.p)));
+    json_object_set_new(e, "text", json_string(network));
+    json_object_set_new(e, "url", json_string(str(entries[0], "url")));
+    return 0;
+}
+
+static int fill_skill(jr_import_t *im, json_t **entries, const char *w,
+                      json_t *e)
+{
+    return put(e, "title", text(im, entries, "name", w))
+           || put(e, "summary", text(im, entries, "level", w))
+           || put(e, "skills", text_list(im, entries, "keywords", w))
+           ? -1 : 0;
+}
+
+static int fill_work(jr_import_t *im, json_t **entries, const char *w,
+                     json_t *e)
+{
+    if (put(e, "role", text(im, entries, "position", w))
+        || put(e, "company", text(im, entries, "name", w))) {
+        return -1;
+    }
+    json_object_set_new(e, "companyUrl", json_string(str(entries[0], "url")));
+    return put(e, "context", text2(im, entries, "description", "location",
+                                   w))
+           || put(e, "period", period(im, entries, NULL, w))
+           || put(e, "highlights", text_list(im, entries, "highlights", w))
+           ? -1 : 0;
+}
+
+static int fill_education(jr_import_t *im, json_t **entries, const char *w,
+                          json_t *e)
+{
+    if (put(e, "degree", text(im, entries, "area", w))
+        || put(e, "credential", period(im, entries, "studyType", w))
+        || put(e, "institution", text(im, entries, "institution", w))) {
+        return -1;
+    }
+    json_object_set_new(e, "institutionUrl",
+                        json_string(str(entries[0], "url")));
+    return 0;
+}
+
+static int fill_project(jr_import_t *im, json_t **entries, const char *w,
+                        json_t *e)
+{
+    if (put(e, "title", text(im, entries, "name", w))
+        || put(e, "mobileTitle", text(im, entries, "name", w))
+        || put(e, "summary", text(im, entries, "description", w))
+        || put(e, "organization", text(im, entries, "entity", w))
+        || put(e, "context", period(im, entries, NULL, w))) {
+        return -1;
+    }
+    json_object_set_new(e, "problem", json_string(""));
+    json_object_set_new(e, "intervention", json_string(""));
+    json_object_set_new(e, "result", json_string(""));
+    return put(e, "resultItems", text_list(im, entries, "highlights", w));
+}
+
 static int import_contact(jr_import_t *im, json_t **basics, json_t *out)
 {
     apr_pool_t *p = im->c.p;
     json_t *contact = json_object(), *contacts = json_array();
-    json_t *links = json_array(), *arrs[JR_MAX_LANGS];
-    json_t *entries[JR_MAX_LANGS], *e;
+    json_t *links = json_array(), *e;
     const char *email = str(basics[0], "email");
     const char *phone = str(basics[0], "phone");
     const char *url = str(basics[0], "url"), *tel, *s;
     const char *neutral[] = {"email", "phone", "url", NULL};
-    size_t i, n;
+    size_t n;
     int l, k;
 
     json_object_set_new(out, "contact", contact);
@@ -1085,144 +1173,8 @@ static int import_contact(jr_import_t *im, json_t **basics, json_t *out)
                                                        ? n - 1 : n));
         json_object_set_new(e, "url", json_string(url));
     }
-    arrays_of(im, basics, "profiles", arrs);
-    if (align(im, arrs, &profiles_array) < 0) {
-        return -1;
-    }
-    for (i = 0; i < json_array_size(arrs[0]); i++) {
-        entries_at(im, arrs, i, entries);
-        e = json_object();
-        json_array_append_new(links, e);
-        json_object_set_new(e, "kind",
-                            json_string(kind_of(str(entries[0], "network"),
-                                                p)));
-        json_object_set_new(e, "text",
-                            json_string(str(entries[0], "network")));
-        json_object_set_new(e, "url", json_string(str(entries[0], "url")));
-    }
-    return 0;
-}
-
-static int import_skills(jr_import_t *im, json_t **arrs, json_t *out)
-{
-    json_t *all = json_array(), *e, *entries[JR_MAX_LANGS];
-    const char *w;
-    size_t i;
-
-    json_object_set_new(out, "skills", all);
-    if (align(im, arrs, &skills_array) < 0) {
-        return -1;
-    }
-    for (i = 0; i < json_array_size(arrs[0]); i++) {
-        entries_at(im, arrs, i, entries);
-        w = where_of(im, &skills_array, i, entries[0]);
-        e = json_object();
-        json_array_append_new(all, e);
-        if (put(e, "title", text(im, entries, "name", w))
-            || put(e, "summary", text(im, entries, "level", w))
-            || put(e, "skills", text_list(im, entries, "keywords", w))) {
-            return -1;
-        }
-    }
-    return 0;
-}
-
-static int import_work(jr_import_t *im, json_t **arrs, json_t *out)
-{
-    json_t *all = json_array(), *e, *entries[JR_MAX_LANGS];
-    apr_hash_t *ids = apr_hash_make(im->c.p);
-    const char *w;
-    size_t i;
-
-    json_object_set_new(out, "experience", all);
-    if (align(im, arrs, &work_array) < 0) {
-        return -1;
-    }
-    for (i = 0; i < json_array_size(arrs[0]); i++) {
-        entries_at(im, arrs, i, entries);
-        w = where_of(im, &work_array, i, entries[0]);
-        e = json_object();
-        json_array_append_new(all, e);
-        json_object_set_new(e, "id", json_string(
-            make_id(ids, str(entries[0], "name"),
-                    str(entries[0], "startDate"), "work", im->c.p)));
-        if (put(e, "role", text(im, entries, "position", w))
-            || put(e, "company", text(im, entries, "name", w))) {
-            return -1;
-        }
-        json_object_set_new(e, "companyUrl",
-                            json_string(str(entries[0], "url")));
-        if (put(e, "context", text2(im, entries, "description", "location",
-                                    w))
-            || put(e, "period", period(im, entries, NULL, w))
-            || put(e, "highlights", text_list(im, entries, "highlights",
-                                              w))) {
-            return -1;
-        }
-    }
-    return 0;
-}
-
-static int import_education(jr_import_t *im, json_t **arrs, json_t *out)
-{
-    json_t *all = json_array(), *e, *entries[JR_MAX_LANGS];
-    const char *w;
-    size_t i;
-
-    json_object_set_new(out, "education", all);
-    if (align(im, arrs, &education_array) < 0) {
-        return -1;
-    }
-    for (i = 0; i < json_array_size(arrs[0]); i++) {
-        entries_at(im, arrs, i, entries);
-        w = where_of(im, &education_array, i, entries[0]);
-        e = json_object();
-        json_array_append_new(all, e);
-        if (put(e, "degree", text(im, entries, "area", w))
-            || put(e, "credential", period(im, entries, "studyType", w))
-            || put(e, "institution", text(im, entries, "institution", w))) {
-            return -1;
-        }
-        json_object_set_new(e, "institutionUrl",
-                            json_string(str(entries[0], "url")));
-    }
-    return 0;
-}
-
-static int import_projects(jr_import_t *im, json_t **arrs, json_t *out)
-{
-    json_t *all = json_array(), *e, *entries[JR_MAX_LANGS];
-    apr_hash_t *ids = apr_hash_make(im->c.p);
-    const char *w;
-    size_t i;
-
-    json_object_set_new(out, "caseStudies", all);
-    if (align(im, arrs, &projects_array) < 0) {
-        return -1;
-    }
-    for (i = 0; i < json_array_size(arrs[0]); i++) {
-        entries_at(im, arrs, i, entries);
-        w = where_of(im, &projects_array, i, entries[0]);
-        e = json_object();
-        json_array_append_new(all, e);
-        json_object_set_new(e, "id", json_string(
-            make_id(ids, str(entries[0], "name"),
-                    str(entries[0], "startDate"), "project", im->c.p)));
-        if (put(e, "title", text(im, entries, "name", w))
-            || put(e, "mobileTitle", text(im, entries, "name", w))
-            || put(e, "summary", text(im, entries, "description", w))
-            || put(e, "organization", text(im, entries, "entity", w))
-            || put(e, "context", period(im, entries, NULL, w))) {
-            return -1;
-        }
-        json_object_set_new(e, "problem", json_string(""));
-        json_object_set_new(e, "intervention", json_string(""));
-        json_object_set_new(e, "result", json_string(""));
-        if (put(e, "resultItems", text_list(im, entries, "highlights", w))) {
-            return -1;
-        }
-    }
-    return 0;
+    return import_array(im, basics, &profiles_array, contact, "links",
+                        NULL, fill_link);
 }
 
 /* The languages of the documents: --lang-order's list, else each file's
@@ -1328,7 +1280,7 @@ static const char *option(int argc, char **argv, int *i, const char *name,
 static int import_run(jr_import_t *im, const char *order, const char *out)
 {
     apr_pool_t *p = im->c.p;
-    json_t *doc = NULL, *basics[JR_MAX_LANGS], *arrs[JR_MAX_LANGS];
+    json_t *doc = NULL, *basics[JR_MAX_LANGS];
     json_t *langs;
     json_error_t jerr;
     profile_load_opts_t opts = {0, 0, 0};
@@ -1361,21 +1313,15 @@ static int import_run(jr_import_t *im, const char *order, const char *out)
     if (import_profile(im, basics, doc) < 0) {
         goto leave;
     }
-    arrays_of(im, im->docs, "skills", arrs);
-    if (import_skills(im, arrs, doc) < 0) {
-        goto leave;
-    }
-    arrays_of(im, im->docs, "work", arrs);
-    if (import_work(im, arrs, doc) < 0) {
-        goto leave;
-    }
-    arrays_of(im, im->docs, "education", arrs);
-    if (import_education(im, arrs, doc) < 0
-        || import_contact(im, basics, doc) < 0) {
-        goto leave;
-    }
-    arrays_of(im, im->docs, "projects", arrs);
-    if (import_projects(im, arrs, doc) < 0) {
+    if (import_array(im, im->docs, &skills_array, doc, "skills", NULL,
+                     fill_skill) < 0
+        || import_array(im, im->docs, &work_array, doc, "experience", "work",
+                        fill_work) < 0
+        || import_array(im, im->docs, &education_array, doc, "education",
+                        NULL, fill_education) < 0
+        || import_contact(im, basics, doc) < 0
+        || import_array(im, im->docs, &projects_array, doc, "caseStudies",
+                        "project", fill_project) < 0) {
         goto leave;
     }
     json_object_set_new(doc, "metrics", json_array());
@@ -1551,105 +1497,90 @@ static json_t *export_basics(jr_export_t *ex, json_t *data)
     return b;
 }
 
-static json_t *export_work(jr_export_t *ex, json_t *data)
+/* Fills JSON Resume entry out from entry e of the data file. */
+typedef void (*jr_export_fn)(jr_export_t *ex, json_t *e, json_t *out);
+
+/* A JSON Resume array: one entry per element of collection `key`. */
+static json_t *export_array(jr_export_t *ex, json_t *data, const char *key,
+                            jr_export_fn fill)
 {
-    json_t *all = json_array(), *e, *w;
-    const char *ctx, *sep, *per;
+    json_t *all = json_array(), *e, *out;
     size_t i;
 
-    json_array_foreach(json_object_get(data, "experience"), i, e) {
-        w = json_object();
-        json_array_append_new(all, w);
-        set_str(w, "name", txk(ex, e, "company"));
-        ctx = txk(ex, e, "context");
-        sep = strstr(ctx, JR_SEP);
-        if (sep) {
-            set_str(w, "location", sep + strlen(JR_SEP));
-            set_str(w, "description", apr_pstrndup(ex->c.p, ctx, sep - ctx));
-        }
-        else {
-            set_str(w, "description", ctx);
-        }
-        set_str(w, "position", txk(ex, e, "role"));
-        set_str(w, "url", str(e, "companyUrl"));
-        per = txk(ex, e, "period");
-        if (set_dates(ex, w, per) < 0) {
-            note(&ex->c, apr_psprintf(ex->c.p, "experience \"%s\": period "
-                                      "\"%s\" is not a date range: no "
-                                      "startDate or endDate", str(e, "id"),
-                                      per));
-        }
-        json_object_set_new(w, "highlights",
-                            tx_list(ex, json_object_get(e, "highlights")));
+    json_array_foreach(json_object_get(data, key), i, e) {
+        out = json_object();
+        json_array_append_new(all, out);
+        fill(ex, e, out);
     }
     return all;
 }
 
-static json_t *export_education(jr_export_t *ex, json_t *data)
+static void export_work(jr_export_t *ex, json_t *e, json_t *w)
 {
-    json_t *all = json_array(), *e, *ed;
-    const char *cred, *sep, *s, *dates, *start, *end;
-    size_t i;
+    const char *ctx = txk(ex, e, "context"), *sep = strstr(ctx, JR_SEP);
+    const char *per = txk(ex, e, "period");
 
-    json_array_foreach(json_object_get(data, "education"), i, e) {
-        ed = json_object();
-        json_array_append_new(all, ed);
-        set_str(ed, "institution", txk(ex, e, "institution"));
-        set_str(ed, "url", str(e, "institutionUrl"));
-        set_str(ed, "area", txk(ex, e, "degree"));
-        /* "studyType · dates", "studyType" or "dates" */
-        cred = txk(ex, e, "credential");
-        for (sep = NULL, s = cred; (s = strstr(s, JR_SEP)); s++) {
-            sep = s;
-        }
-        dates = sep ? sep + strlen(JR_SEP) : cred;
-        if (*dates && parse_period(&start, &end, dates, ex->c.p) == 0) {
-            set_str(ed, "studyType", apr_pstrndup(ex->c.p, cred,
-                                                  sep ? sep - cred : 0));
-            set_str(ed, "startDate", start);
-            set_str(ed, "endDate", end);
-        }
-        else {
-            set_str(ed, "studyType", cred);
-        }
+    set_str(w, "name", txk(ex, e, "company"));
+    if (sep) {
+        set_str(w, "location", sep + strlen(JR_SEP));
+        set_str(w, "description", apr_pstrndup(ex->c.p, ctx, sep - ctx));
     }
-    return all;
+    else {
+        set_str(w, "description", ctx);
+    }
+    set_str(w, "position", txk(ex, e, "role"));
+    set_str(w, "url", str(e, "companyUrl"));
+    if (set_dates(ex, w, per) < 0) {
+        note(&ex->c, apr_psprintf(ex->c.p, "experience \"%s\": period \"%s\" "
+                                  "is not a date range: no startDate or "
+                                  "endDate", str(e, "id"), per));
+    }
+    json_object_set_new(w, "highlights",
+                        tx_list(ex, json_object_get(e, "highlights")));
 }
 
-static json_t *export_skills(jr_export_t *ex, json_t *data)
+static void export_education(jr_export_t *ex, json_t *e, json_t *ed)
 {
-    json_t *all = json_array(), *e, *sk;
-    size_t i;
+    const char *cred = txk(ex, e, "credential"), *sep = NULL, *s;
+    const char *dates, *start, *end;
 
-    json_array_foreach(json_object_get(data, "skills"), i, e) {
-        sk = json_object();
-        json_array_append_new(all, sk);
-        set_str(sk, "name", txk(ex, e, "title"));
-        set_str(sk, "level", txk(ex, e, "summary"));
-        json_object_set_new(sk, "keywords",
-                            tx_list(ex, json_object_get(e, "skills")));
+    set_str(ed, "institution", txk(ex, e, "institution"));
+    set_str(ed, "url", str(e, "institutionUrl"));
+    set_str(ed, "area", txk(ex, e, "degree"));
+    /* "studyType · dates", "studyType" or "dates" */
+    for (s = cred; (s = strstr(s, JR_SEP)); s++) {
+        sep = s;
     }
-    return all;
+    dates = sep ? sep + strlen(JR_SEP) : cred;
+    if (*dates && parse_period(&start, &end, dates, ex->c.p) == 0) {
+        set_str(ed, "studyType", apr_pstrndup(ex->c.p, cred,
+                                              sep ? sep - cred : 0));
+        set_str(ed, "startDate", start);
+        set_str(ed, "endDate", end);
+    }
+    else {
+        set_str(ed, "studyType", cred);
+    }
 }
 
-static json_t *export_projects(jr_export_t *ex, json_t *data)
+static void export_skill(jr_export_t *ex, json_t *e, json_t *sk)
 {
-    json_t *all = json_array(), *e, *pr;
-    size_t i;
+    set_str(sk, "name", txk(ex, e, "title"));
+    set_str(sk, "level", txk(ex, e, "summary"));
+    json_object_set_new(sk, "keywords",
+                        tx_list(ex, json_object_get(e, "skills")));
+}
 
-    json_array_foreach(json_object_get(data, "caseStudies"), i, e) {
-        pr = json_object();
-        json_array_append_new(all, pr);
-        set_str(pr, "name", txk(ex, e, "title"));
-        set_str(pr, "description", txk(ex, e, "summary"));
-        json_object_set_new(pr, "highlights",
-                            tx_list(ex, json_object_get(e, "resultItems")));
-        /* A context that is a period is the project's dates; prose is
-         * not exported. */
-        set_dates(ex, pr, txk(ex, e, "context"));
-        set_str(pr, "entity", txk(ex, e, "organization"));
-    }
-    return all;
+static void export_project(jr_export_t *ex, json_t *e, json_t *pr)
+{
+    set_str(pr, "name", txk(ex, e, "title"));
+    set_str(pr, "description", txk(ex, e, "summary"));
+    json_object_set_new(pr, "highlights",
+                        tx_list(ex, json_object_get(e, "resultItems")));
+    /* A context that is a period is the project's dates; prose is not
+     * exported. */
+    set_dates(ex, pr, txk(ex, e, "context"));
+    set_str(pr, "entity", txk(ex, e, "organization"));
 }
 
 static int export_usage(void)
@@ -1696,10 +1627,16 @@ static int export_run(jr_export_t *ex, const char *file, const char *out)
     }
     doc = json_object();
     json_object_set_new(doc, "basics", export_basics(ex, data));
-    json_object_set_new(doc, "work", export_work(ex, data));
-    json_object_set_new(doc, "education", export_education(ex, data));
-    json_object_set_new(doc, "skills", export_skills(ex, data));
-    json_object_set_new(doc, "projects", export_projects(ex, data));
+    json_object_set_new(doc, "work",
+                        export_array(ex, data, "experience", export_work));
+    json_object_set_new(doc, "education",
+                        export_array(ex, data, "education",
+                                     export_education));
+    json_object_set_new(doc, "skills",
+                        export_array(ex, data, "skills", export_skill));
+    json_object_set_new(doc, "projects",
+                        export_array(ex, data, "caseStudies",
+                                     export_project));
     rv = write_json(&ex->c, doc, out);
 leave:
     json_decref(doc);
