@@ -5,10 +5,6 @@
  * way the module does).  The commands are in pc_*.c; the manual is
  * profilectl.1.
  */
-#ifdef HAVE_CONFIG_H
-#include "config.h"
-#endif
-
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +14,7 @@
 #include <apr_strings.h>
 
 #include "profilectl.h"
+#include "pc_jsonresume.h"
 
 const char *pc_progname = "profilectl";
 
@@ -38,6 +35,12 @@ static const pc_command_t commands[] = {
      "      change from OLD to NEW changes, added or removes"},
     {"new", pc_cmd_new, "new [--languages en,es] [--force] [FILE]\n"
      "      a blank, valid data file (to FILE, or to standard output)"},
+    {"import-jsonresume", pc_cmd_import_jsonresume,
+     "import-jsonresume [--lang-order L1,L2,...] [-o FILE] RESUME.json...\n"
+     "      one data file from one JSON Resume document per language"},
+    {"export-jsonresume", pc_cmd_export_jsonresume,
+     "export-jsonresume [--lang L] [-o FILE] FILE\n"
+     "      one language of a data file as a JSON Resume document"},
     {NULL, NULL, NULL}
 };
 

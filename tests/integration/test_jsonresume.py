@@ -1,0 +1,623 @@
+# SPDX-License-Identifier: Apache-2.0
+"""profilectl import-jsonresume and export-jsonresume (docs/jsonresume.md).
+
+The official sample résumé and a Spanish translation of it
+(data/jsonresume/, README there) are imported into one data file, which
+the module's loader must accept (`apache2 -t`) and data/profile.schema.json
+too; exported back per language, every mapped field must come back as it
+was.  Exports, of the import and of data/profile.json, must validate
+against the official JSON Resume schema (the vendored schema.json of
+@jsonresume/schema, checked with python3-jsonschema; nothing is
+downloaded).  Misaligned translations are refused with a message naming
+the entry, and ids are stable and unique.
+"""
+import copy
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+import httpd_harness as h
+
+jsonschema = pytest.importorskip("jsonschema")
+sys.path.insert(0, os.path.join(h.SRCDIR, "tests", "schemas"))
+import schemacheck as sc  # noqa: E402
+
+PROFILECTL = os.path.join(h.BUILDDIR, "profilectl", "profilectl")
+JR_DATA = os.path.join(h.SRCDIR, "tests", "integration", "data",
+                       "jsonresume")
+SCHEMA_SHA256 = \
+    "a07eedd3d86ac5bb61d72e136d788269e35baf42c35391e15d0be39b3dc5a4bd"
+ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._~-]*$")
+KIND_RE = re.compile(r"^[a-z][a-z0-9-]*$")
+
+# Every JSON Resume member the mapping carries both ways: an import then
+# an export gives each back unchanged (docs/jsonresume.md).
+ROUND_TRIP = {
+    "basics": ["name", "label", "email", "phone", "url", "summary"],
+    "basics.profiles": ["network", "url"],
+    "work": ["name", "location", "description", "position", "url",
+             "startDate", "endDate", "highlights"],
+    "education": ["institution", "url", "area", "studyType", "startDate",
+                  "endDate"],
+    "skills": ["name", "level", "keywords"],
+    "projects": ["name", "description", "entity", "startDate", "endDate",
+                 "highlights"],
+}
+
+
+# ------------------------------------------------------------- helpers
+def profilectl(*args):
+    assert os.access(PROFILECTL, os.X_OK), \
+        "profilectl is not built: %s" % PROFILECTL
+    return subprocess.run([PROFILECTL] + [str(a) for a in args],
+                          capture_output=True, text=True, timeout=60)
+
+
+def load(name):
+    with open(os.path.join(JR_DATA, name), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def write(path, data):
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f, ensure_ascii=False, indent=2)
+    return str(path)
+
+
+def import_ok(*args):
+    cp = profilectl("import-jsonresume", *args)
+    assert cp.returncode == 0, cp.stderr
+    return json.loads(cp.stdout)
+
+
+def export_ok(path, lang):
+    cp = profilectl("export-jsonresume", path, "--lang", lang)
+    assert cp.returncode == 0, cp.stderr
+    return json.loads(cp.stdout)
+
+
+def import_error(*args):
+    cp = profilectl("import-jsonresume", *args)
+    assert cp.returncode == 1, (cp.returncode, cp.stdout, cp.stderr)
+    assert cp.stdout == ""
+    assert cp.stderr.startswith("profilectl import-jsonresume: "), \
+        cp.stderr
+    return cp.stderr
+
+
+def extended():
+    """The sample and its translation with what the sample lacks: an open
+    end, month and year dates, two positions at one company in one year,
+    an entry without dates, a network with a space in its name."""
+    en, es = load("sample.en.json"), load("sample.es.json")
+    for doc, t in ((en, 0), (es, 1)):
+        doc["work"].insert(0, {
+            "name": "Hooli", "url": "https://hooli.example.com",
+            "position": ["Software Developer (part time)",
+                         "Desarrollador de software (a tiempo parcial)"][t],
+            "description": ["Technology conglomerate",
+                            "Conglomerado tecnológico"][t],
+            "startDate": "2012-06",
+            "highlights": [["Kept the search cluster alive",
+                            "Mantuvo vivo el clúster de búsqueda"][t]]})
+        doc["work"].append({
+            "name": "Pied Piper", "position": ["Founder", "Fundador"][t],
+            "description": ["Start-up", "Empresa emergente"][t],
+            "location": "Palo Alto, CA · garage", "startDate": "2013-03",
+            "endDate": "2013-11", "highlights": []})
+        doc["education"].append({
+            "institution": "Stanford University",
+            "area": ["Computer Science", "Informática"][t],
+            "studyType": ["Master", "Máster"][t],
+            "startDate": "2014", "endDate": "2016"})
+        doc["projects"].append({
+            "name": "Nucleus", "entity": "Hooli",
+            "description": ["A compression platform",
+                            "Una plataforma de compresión"][t],
+            "highlights": []})
+        doc["basics"]["profiles"].append({
+            "network": "Stack Overflow",
+            "url": "https://stackoverflow.example.com/users/1"})
+    return en, es
+
+
+@pytest.fixture(scope="module")
+def sample_import(tmp_path_factory):
+    d = tmp_path_factory.mktemp("jsonresume")
+    out = d / "profile.json"
+    cp = profilectl("import-jsonresume",
+                    os.path.join(JR_DATA, "sample.en.json"),
+                    os.path.join(JR_DATA, "sample.es.json"),
+                    "--lang-order", "en,es", "-o", out)
+    assert cp.returncode == 0, cp.stderr
+    assert cp.stdout == ""
+    with open(out, encoding="utf-8") as f:
+        return str(out), json.load(f), cp.stderr
+
+
+@pytest.fixture(scope="module")
+def loader_accepts(make_httpd, workdir):
+    """(ok, output) of `apache2 -t` with a <Location> serving the file."""
+    server = make_httpd("jsonresume", "")
+
+    def check(path):
+        data = os.path.join(workdir, "jsonresume-%s" %
+                            hashlib.sha1(path.encode()).hexdigest()[:8])
+        h.copy_data(path, data)
+        server.write_conf(h.REFUSE + h.location("/api/v1", data))
+        cp = server.configtest()
+        return cp.returncode == 0, cp.stdout + cp.stderr
+    return check
+
+
+def _uri(value):
+    # python3-jsonschema checks "uri" only with rfc3987, which Debian does
+    # not install; this is RFC 3986's absolute-URI shape, as ajv-formats
+    # (resume-cli's validator) requires.
+    return not isinstance(value, str) or bool(
+        re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`]*$", value))
+
+
+@pytest.fixture(scope="module")
+def official():
+    with open(os.path.join(JR_DATA, "schema.json"), "rb") as f:
+        raw = f.read()
+    assert hashlib.sha256(raw).hexdigest() == SCHEMA_SHA256, \
+        "schema.json is not the vendored @jsonresume/schema 1.3.1"
+    schema = json.loads(raw)
+    checker = jsonschema.FormatChecker()
+    checker.checks("uri")(_uri)
+    v = jsonschema.Draft7Validator(schema, format_checker=checker)
+
+    def errors(doc):
+        return ["%s: %s" % ("/".join(map(str, e.absolute_path)), e.message)
+                for e in v.iter_errors(doc)]
+    return errors
+
+
+# --------------------------------------------------------------- import
+def test_sample_import_is_valid_for_the_module(sample_import,
+                                               loader_accepts):
+    ok, out = loader_accepts(sample_import[0])
+    assert ok, out
+    assert "Syntax OK" in out
+
+
+def test_loader_check_can_fail(sample_import, loader_accepts, tmp_path):
+    bad = copy.deepcopy(sample_import[1])
+    bad["experience"][0]["id"] = "-pied-piper"
+    ok, out = loader_accepts(write(tmp_path / "bad.json", bad))
+    assert not ok and "$.experience[0].id" in out, out
+
+
+def test_sample_import_matches_the_data_file_schema(sample_import):
+    v = sc.validator(sc.load_data_schema())
+    assert sc.errors(v, sample_import[1]) == []
+
+
+def test_sample_import_is_bilingual_where_translated(sample_import):
+    d = sample_import[1]
+    assert d["languages"] == ["en", "es"]
+    assert d["profile"]["name"] == "Richard Hendriks"
+    assert d["profile"]["headline"] == {"en": "Programmer",
+                                        "es": "Programador"}
+    work = d["experience"][0]
+    assert work["company"] == "Pied Piper"
+    assert work["companyUrl"] == "http://piedpiper.example.com"
+    assert work["role"] == {"en": "CEO/President",
+                            "es": "Director ejecutivo y presidente"}
+    assert work["context"] == {
+        "en": "Awesome compression company · Palo Alto, CA",
+        "es": "Empresa de compresión extraordinaria · Palo Alto, CA"}
+    assert work["period"] == {"en": "1 Dec 2013 – 1 Dec 2014",
+                              "es": "1 dic. 2013 – 1 dic. 2014"}
+    assert work["highlights"][1] == {"en": "Successfully won Techcrunch "
+                                     "Disrupt",
+                                     "es": "Ganó el Techcrunch Disrupt"}
+    assert d["skills"][0]["skills"] == ["HTML", "CSS", "Javascript"]
+    assert d["skills"][0]["title"] == {"en": "Web Development",
+                                       "es": "Desarrollo web"}
+    edu = d["education"][0]
+    assert edu == {
+        "degree": {"en": "Information Technology",
+                   "es": "Tecnologías de la Información"},
+        "credential": {"en": "Bachelor · 1 Jun 2011 – 1 Jan 2014",
+                       "es": "Grado · 1 jun. 2011 – 1 ene. 2014"},
+        "institution": "University of Oklahoma",
+        "institutionUrl": "https://www.ou.edu/"}
+    assert d["contact"]["contacts"] == [
+        {"kind": "email", "label": {"en": "Email",
+                                    "es": "Correo electrónico"},
+         "text": "richard.hendriks@mail.com",
+         "url": "mailto:richard.hendriks@mail.com"},
+        {"kind": "phone", "label": {"en": "Phone", "es": "Teléfono"},
+         "text": "(912) 555-4321", "url": "tel:9125554321"}]
+    assert [(ln["kind"], ln["text"]) for ln in d["contact"]["links"]] == [
+        ("website", "richardhendricks.example.com"),
+        ("twitter", "Twitter"), ("soundcloud", "SoundCloud")]
+    cs = d["caseStudies"][0]
+    assert cs["id"] == "miss-direction-2016"
+    assert cs["title"] == cs["mobileTitle"] == "Miss Direction"
+    assert cs["organization"] == "Smoogle"
+    assert cs["context"] == {"en": "24 Aug 2016", "es": "24 ago. 2016"}
+    assert cs["problem"] == cs["intervention"] == cs["result"] == ""
+    assert d["metrics"] == []
+
+
+def test_dropped_members_are_named(sample_import):
+    note = sample_import[2]
+    assert note.startswith("profilectl import-jsonresume: note: not "
+                           "imported"), note
+    for member in ("volunteer", "awards", "publications", "languages",
+                   "interests", "references", "basics.location",
+                   "basics.profiles[].username", "work[].summary",
+                   "education[].score", "education[].courses",
+                   "projects[].url", "projects[].roles",
+                   "projects[].keywords", "projects[].type"):
+        assert member in note, member
+    assert "basics.image" not in note        # empty in the sample
+
+
+def test_extended_import_is_valid_for_the_module(tmp_path, loader_accepts):
+    en, es = extended()
+    out = tmp_path / "profile.json"
+    cp = profilectl("import-jsonresume", write(tmp_path / "a.json", en),
+                    write(tmp_path / "b.json", es), "--lang-order=en,es",
+                    "-o", out)
+    assert cp.returncode == 0, cp.stderr
+    ok, msg = loader_accepts(str(out))
+    assert ok, msg
+    with open(out, encoding="utf-8") as f:
+        d = json.load(f)
+    assert d["experience"][0]["period"] == {"en": "Jun 2012 – present",
+                                            "es": "jun. 2012 – actualidad"}
+    assert d["experience"][2]["context"] == {
+        "en": "Start-up · Palo Alto, CA · garage",
+        "es": "Empresa emergente · Palo Alto, CA · garage"}
+    assert d["education"][1]["credential"] == {"en": "Master · 2014 – 2016",
+                                               "es": "Máster · 2014 – 2016"}
+    assert d["caseStudies"][1]["context"] == ""
+    assert d["contact"]["links"][-1]["kind"] == "stack-overflow"
+
+
+def test_one_file_gives_plain_strings(tmp_path):
+    d = import_ok(os.path.join(JR_DATA, "sample.en.json"),
+                  "--lang-order", "en")
+    assert d["languages"] == ["en"]
+    assert d["profile"]["headline"] == "Programmer"
+    assert d["contact"]["contacts"][0]["label"] == "Email"
+
+
+def test_languages_without_a_locale_get_iso_dates(tmp_path):
+    d = import_ok(os.path.join(JR_DATA, "sample.en.json"),
+                  os.path.join(JR_DATA, "sample.es.json"),
+                  "--lang-order", "fr,es")
+    assert d["languages"] == ["fr", "es"]
+    assert d["experience"][0]["period"]["fr"] == "2013-12-01 – 2014-12-01"
+
+
+# ------------------------------------------------------------ languages
+def test_language_from_file_names(tmp_path):
+    en = write(tmp_path / "resume.EN.json", load("sample.en.json"))
+    es = write(tmp_path / "resume.es.json", load("sample.es.json"))
+    d = import_ok(es, en)
+    assert d["languages"] == ["es", "en"]     # the first file's is default
+    assert d["profile"]["headline"] == {"es": "Programador",
+                                        "en": "Programmer"}
+
+
+def test_language_from_bare_code_file_names(tmp_path):
+    # The README's example: en.json and es.json.
+    en = write(tmp_path / "en.json", load("sample.en.json"))
+    es = write(tmp_path / "es.json", load("sample.es.json"))
+    d = import_ok(en, es)
+    assert d["languages"] == ["en", "es"]
+
+
+def test_unnamed_language_is_an_error(tmp_path):
+    en = write(tmp_path / "resume.json", load("sample.en.json"))
+    es = write(tmp_path / "resume.es.json", load("sample.es.json"))
+    err = import_error(en, es)
+    assert "which language is %s?" % en in err
+    assert "--lang-order" in err
+
+
+@pytest.mark.parametrize("order,message", [
+    ("en", "--lang-order names 1 language for 2 files"),
+    ("en,es,fr", "--lang-order names 3 or more languages for 2 files"),
+    ("en,EN", "are both in language en"),
+    ("e1,es", "\"e1\" (%s) is not a language tag"),
+])
+def test_bad_lang_order_is_an_error(order, message):
+    en = os.path.join(JR_DATA, "sample.en.json")
+    err = import_error(en, os.path.join(JR_DATA, "sample.es.json"),
+                       "--lang-order", order)
+    assert (message % en if "%s" in message else message) in err
+
+
+def test_usage_errors_exit_2():
+    assert profilectl("import-jsonresume").returncode == 2
+    assert profilectl("import-jsonresume", "--bogus", "x").returncode == 2
+    assert profilectl("import-jsonresume", "x.json",
+                      "--lang-order").returncode == 2
+    assert profilectl("export-jsonresume").returncode == 2
+    assert profilectl("export-jsonresume", "a", "b").returncode == 2
+
+
+# ------------------------------------------------------------ alignment
+def _pair(tmp_path, en, es):
+    return (write(tmp_path / "r.en.json", en),
+            write(tmp_path / "r.es.json", es))
+
+
+def test_entry_in_one_language_only_is_named(tmp_path):
+    en, es = load("sample.en.json"), load("sample.es.json")
+    es["work"].insert(0, {"name": "Hooli", "startDate": "2012-06",
+                          "position": "Desarrollador"})
+    err = import_error(*_pair(tmp_path, en, es))
+    assert "work[0] (Hooli, 2012-06): present in es only" in err, err
+    # The same files the other way round: the file named .en. has it.
+    err = import_error(*_pair(tmp_path, es, en))
+    assert "work[0] (Hooli, 2012-06): present in en only" in err, err
+
+
+def test_missing_last_entry_is_named(tmp_path):
+    en, es = extended()
+    del es["education"][1]
+    err = import_error(*_pair(tmp_path, en, es))
+    assert "education[1] (Stanford University, 2014): present in en " \
+        "only" in err, err
+
+
+def test_changed_dates_are_named(tmp_path):
+    en, es = load("sample.en.json"), load("sample.es.json")
+    es["work"][0]["endDate"] = "2015-01-01"
+    err = import_error(*_pair(tmp_path, en, es))
+    assert "work[0] (Pied Piper, 2013-12): endDate differs: " \
+        "\"2014-12-01\" in en, \"2015-01-01\" in es" in err, err
+    es["work"][0]["startDate"] = "2013-11-01"
+    err = import_error(*_pair(tmp_path, en, es))
+    assert "work[0] (Pied Piper, 2013-12): present in en only" in err, err
+
+
+def test_reordered_entries_are_named(tmp_path):
+    en, es = extended()
+    es["work"][0], es["work"][1] = es["work"][1], es["work"][0]
+    err = import_error(*_pair(tmp_path, en, es))
+    assert "work[0]: the entries are in a different order: " \
+        "(Hooli, 2012-06) in en, (Pied Piper, 2013-12) in es" in err, err
+
+
+def test_different_number_of_highlights_is_named(tmp_path):
+    en, es = load("sample.en.json"), load("sample.es.json")
+    es["work"][0]["highlights"].pop()
+    err = import_error(*_pair(tmp_path, en, es))
+    assert "work[0] (Pied Piper, 2013-12).highlights: 3 items in en, 2 in " \
+        "es" in err, err
+
+
+def test_missing_translation_is_named(tmp_path):
+    en, es = load("sample.en.json"), load("sample.es.json")
+    del es["projects"][0]["description"]
+    err = import_error(*_pair(tmp_path, en, es))
+    assert "projects[0] (Miss Direction, 2016-08).description: in en but " \
+        "not in es" in err, err
+
+
+def test_different_contact_is_named(tmp_path):
+    en, es = load("sample.en.json"), load("sample.es.json")
+    es["basics"]["email"] = "richard@example.es"
+    err = import_error(*_pair(tmp_path, en, es))
+    assert "basics.email differs" in err, err
+
+
+def test_skills_in_one_language_only_are_named(tmp_path):
+    en, es = load("sample.en.json"), load("sample.es.json")
+    del es["skills"][1]
+    err = import_error(*_pair(tmp_path, en, es))
+    assert "skills[1] (Compression): present in en only" in err, err
+
+
+@pytest.mark.parametrize("path,value,message", [
+    (("work", 0, "startDate"), "Dec 2013",
+     "$.work[0].startDate: \"Dec 2013\" is not a date"),
+    (("work", 0, "highlights"), "one", "$.work[0].highlights: not an array"),
+    (("basics", "name"), 7, "$.basics.name: not a string"),
+    (("skills",), {}, "$.skills: not an array"),
+])
+def test_wrong_types_are_named(tmp_path, path, value, message):
+    en, es = load("sample.en.json"), load("sample.es.json")
+    node = es
+    for k in path[:-1]:
+        node = node[k]
+    node[path[-1]] = value
+    err = import_error(*_pair(tmp_path, en, es))
+    assert "r.es.json: " + message in err, err
+
+
+def test_syntax_error_is_named(tmp_path):
+    bad = tmp_path / "r.es.json"
+    bad.write_text('{"basics": {"name": "x",}}')
+    err = import_error(os.path.join(JR_DATA, "sample.en.json"), str(bad),
+                       "--lang-order", "en,es")
+    assert "%s:1:" % bad in err, err
+
+
+# ------------------------------------------------------------------ ids
+def test_ids_are_stable_and_unique(tmp_path):
+    en, es = extended()
+    es["work"].append({"name": "Hafenstraße Logistik GmbH",
+                       "startDate": "2018-06"})
+    en["work"].append(dict(es["work"][-1]))
+    args = _pair(tmp_path, en, es)
+    first = profilectl("import-jsonresume", *args)
+    second = profilectl("import-jsonresume", *args)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    d = json.loads(first.stdout)
+    ids = [e["id"] for e in d["experience"]]
+    assert ids == ["hooli-2012", "pied-piper-2013", "pied-piper-2013-2",
+                   "hafenstrasse-logistik-gmbh-2018"]
+    assert [c["id"] for c in d["caseStudies"]] == ["miss-direction-2016",
+                                                   "nucleus"]
+    for i in ids + [c["id"] for c in d["caseStudies"]]:
+        assert ID_RE.match(i), i
+    for ln in d["contact"]["links"] + d["contact"]["contacts"]:
+        assert KIND_RE.match(ln["kind"]), ln
+
+
+def test_names_without_latin_letters_get_a_fallback_id(tmp_path):
+    en, es = load("sample.en.json"), load("sample.es.json")
+    for doc in (en, es):
+        doc["work"][0]["name"] = "株式会社"
+        doc["projects"][0]["name"] = "¡!"
+    d = import_ok(*_pair(tmp_path, en, es))
+    assert d["experience"][0]["id"] == "work-2013"
+    assert d["caseStudies"][0]["id"] == "project-2016"
+
+
+# ------------------------------------------------------------ round trip
+def _compare(original, exported, lang):
+    """Every ROUND_TRIP member of original is in exported, unchanged;
+    exported has nothing else."""
+    problems = []
+
+    def entries(doc, section):
+        if section == "basics.profiles":
+            return doc.get("basics", {}).get("profiles", [])
+        if section == "basics":
+            return [doc.get("basics", {})]
+        return doc.get(section, [])
+
+    for section, keys in ROUND_TRIP.items():
+        a, b = entries(original, section), entries(exported, section)
+        if len(a) != len(b):
+            problems.append("%s: %d entries, %d exported" % (section,
+                                                             len(a), len(b)))
+            continue
+        for i, (x, y) in enumerate(zip(a, b)):
+            for k in keys:
+                if x.get(k) != y.get(k):
+                    problems.append("%s %s[%d].%s: %r, exported %r" % (
+                        lang, section, i, k, x.get(k), y.get(k)))
+            extra = set(y) - set(keys) - {"profiles"}
+            if extra:
+                problems.append("%s[%d]: exported %s" % (section, i,
+                                                         sorted(extra)))
+    return problems
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_sample_round_trip_keeps_every_mapped_member(sample_import, lang):
+    original = load("sample.%s.json" % lang)
+    assert _compare(original, export_ok(sample_import[0], lang), lang) == []
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_extended_round_trip_keeps_every_mapped_member(tmp_path, lang):
+    en, es = extended()
+    out = tmp_path / "profile.json"
+    cp = profilectl("import-jsonresume", *_pair(tmp_path, en, es), "-o", out)
+    assert cp.returncode == 0, cp.stderr
+    original = {"en": en, "es": es}[lang]
+    assert _compare(original, export_ok(str(out), lang), lang) == []
+
+
+def test_location_alone_comes_back_as_description(tmp_path):
+    # The documented limit of context = "description · location": with
+    # no description, the export cannot tell a location from one.
+    en, es = load("sample.en.json"), load("sample.es.json")
+    for doc in (en, es):
+        del doc["work"][0]["description"]
+    out = tmp_path / "profile.json"
+    cp = profilectl("import-jsonresume", *_pair(tmp_path, en, es), "-o", out)
+    assert cp.returncode == 0, cp.stderr
+    work = export_ok(str(out), "en")["work"][0]
+    assert work["description"] == "Palo Alto, CA"
+    assert "location" not in work
+
+
+def test_comparison_can_fail(sample_import):
+    exported = export_ok(sample_import[0], "en")
+    exported["work"][0]["endDate"] = "2014-12"
+    assert _compare(load("sample.en.json"), exported, "en") != []
+
+
+# --------------------------------------------------------------- export
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_export_of_the_sample_data_is_a_valid_resume(official, lang):
+    doc = export_ok(h.SAMPLE_DATA, lang)
+    assert official(doc) == []
+    assert doc["basics"]["name"] == "Lucía Álvarez Romero"
+    assert doc["basics"]["email"] == "contacto.lar@example.com"
+    assert [p["network"] for p in doc["basics"]["profiles"]] == \
+        ["LinkedIn", "GitHub"]
+    assert len(doc["work"]) == 4 and len(doc["projects"]) == 3
+
+
+def test_export_reads_periods_in_each_language():
+    for lang in ("en", "es"):
+        work = export_ok(h.SAMPLE_DATA, lang)["work"]
+        assert [(w.get("startDate"), w.get("endDate")) for w in work] == [
+            ("2021-03", None), ("2018-06", "2021-02"),
+            ("2015-10", "2018-04"), ("2013-07", "2015-09")], lang
+    es = export_ok(h.SAMPLE_DATA, "es")
+    assert es["work"][0]["description"] == "Operadora de energías renovables"
+    assert es["work"][0]["location"] == \
+        "Madrid · híbrido · equipo de 7 personas"
+    assert es["education"][0]["studyType"] == \
+        "Máster universitario oficial, 90 ECTS"
+    assert es["education"][0]["endDate"] == "2015"
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_export_of_an_import_is_a_valid_resume(sample_import, official,
+                                               lang):
+    assert official(export_ok(sample_import[0], lang)) == []
+
+
+def test_official_sample_is_valid(official):
+    # The validator is the one the exports are held to.
+    assert official(load("sample.en.json")) == []
+    assert official(load("sample.es.json")) == []
+
+
+def test_official_schema_check_can_fail(official):
+    doc = export_ok(h.SAMPLE_DATA, "en")
+    doc["work"][0]["startDate"] = "March 2021"
+    doc["basics"]["url"] = "not a uri"
+    assert len(official(doc)) == 2
+
+
+def test_export_default_language_and_output_file(tmp_path):
+    out = tmp_path / "resume.json"
+    cp = profilectl("export-jsonresume", h.SAMPLE_DATA, "-o", out)
+    assert cp.returncode == 0 and cp.stdout == "", cp.stderr
+    with open(out, encoding="utf-8") as f:
+        assert json.load(f) == export_ok(h.SAMPLE_DATA, "en")
+
+
+def test_export_of_an_unknown_language_is_an_error():
+    cp = profilectl("export-jsonresume", h.SAMPLE_DATA, "--lang", "fr")
+    assert cp.returncode == 1
+    assert "has no language \"fr\" (it has en, es)" in cp.stderr
+
+
+def test_export_of_a_bad_data_file_is_an_error(tmp_path):
+    bad = copy.deepcopy(load_sample())
+    del bad["experience"][1]["period"]
+    path = write(tmp_path / "bad.json", bad)
+    cp = profilectl("export-jsonresume", path, "--lang", "en")
+    assert cp.returncode == 1 and cp.stdout == ""
+    assert cp.stderr.startswith("profilectl export-jsonresume: ")
+    assert "$.experience[1]" in cp.stderr, cp.stderr
+
+
+def load_sample():
+    with open(h.SAMPLE_DATA, encoding="utf-8") as f:
+        return json.load(f)
