@@ -690,8 +690,16 @@ def test_client_revalidation_gets_304(caches, oracle, kind, normalized):
                 assert r.status == 304, (cache.name, route, al, ae, r)
                 assert r.body == b""
                 assert r.etag == first.etag
-                assert r.header("Access-Control-Allow-Origin") == "*"
                 assert r.header("Cache-Control") == "public, max-age=300"
+                assert "accept-language" in r.tokens("Vary")
+                if normalized:
+                    # What the module's own 304 carries (a stock ATS
+                    # drops these; the shipped Lua script puts them back).
+                    assert r.header("Access-Control-Allow-Origin") == "*"
+                    assert r.header("Content-Language") == \
+                        first.header("Content-Language")
+                    assert r.header("Content-Encoding") == \
+                        first.header("Content-Encoding")
         es = cache.get(url, fields("es-ES,es;q=0.9", "gzip, deflate, br"))
         r = cache.get(url, fields("en-US,en;q=0.9", "gzip, deflate, br",
                                   {"If-None-Match": es.etag}))
@@ -754,7 +762,7 @@ def test_after_max_age_revalidates_then_serves_new_data(
     again = cache.get(url, hdrs)
     assert again.body == first.body
     assert len(backend.log_lines(cache.name)) == n, "not from the cache"
-    time.sleep(2.6)
+    time.sleep(3.2)
     r = cache.get(url, hdrs)
     assert r.status == 200 and r.body == first.body
     assert r.etag == first.etag
@@ -768,7 +776,7 @@ def test_after_max_age_revalidates_then_serves_new_data(
     proc_util.restart(backend.server, "graceful")
     new = backend.get("/fresh-%s/api/v1/experience" % kind, hdrs)
     assert new.etag != first.etag
-    time.sleep(2.6)
+    time.sleep(3.2)
     r = cache.get(url, hdrs)
     assert r.status == 200
     assert r.etag == new.etag and r.body == new.body

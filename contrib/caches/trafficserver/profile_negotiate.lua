@@ -300,6 +300,39 @@ local function normalize_encoding(header)
     return 'identity'
 end
 
+-- ATS builds the 304 it sends a client from the stored answer with only
+-- the fields RFC 9111 names (ETag, Cache-Control, Expires, Vary, Date):
+-- the module's 304 also carries these, and a page that sent its own
+-- If-None-Match cannot read a 304 without Access-Control-Allow-Origin.
+local KEEP_ON_304 = {
+    'Access-Control-Allow-Origin', 'Access-Control-Expose-Headers',
+    'Content-Language', 'Content-Encoding', 'Last-Modified',
+    'X-Content-Type-Options',
+}
+
+local function cache_lookup()
+    local status = ts.http.get_cache_lookup_status()
+    if status == TS_LUA_CACHE_LOOKUP_HIT_FRESH
+        or status == TS_LUA_CACHE_LOOKUP_HIT_STALE then
+        local stored = {}
+        for _, name in ipairs(KEEP_ON_304) do
+            stored[name] = ts.cached_response.header[name]
+        end
+        ts.ctx['stored'] = stored
+    end
+end
+
+local function send_response()
+    local stored = ts.ctx['stored']
+    if stored and ts.client_response.get_status() == 304 then
+        for _, name in ipairs(KEEP_ON_304) do
+            if stored[name] and not ts.client_response.header[name] then
+                ts.client_response.header[name] = stored[name]
+            end
+        end
+    end
+end
+
 function do_remap()
     local lang = LANGS[choose_language(
         ts.client_request.header['Accept-Language'], LANGS)]
@@ -308,7 +341,12 @@ function do_remap()
     ts.client_request.header['Accept-Encoding'] = enc
     -- One cache entry per URL, language and coding class (Vary: Origin,
     -- with a list of origins, is still handled by ATS's alternates).
-    ts.http.set_cache_url(ts.client_request.get_url() .. '#profile:'
-                          .. lang .. ':' .. enc)
+    local args = ts.client_request.get_uri_args()
+    ts.http.set_cache_url(ts.client_request.get_url()
+                          .. ((args and args ~= '') and '&' or '?')
+                          .. 'profile-negotiated=' .. lang .. '.'
+                          .. enc:gsub('[^%w]', ''))
+    ts.hook(TS_LUA_HOOK_CACHE_LOOKUP_COMPLETE, cache_lookup)
+    ts.hook(TS_LUA_HOOK_SEND_RESPONSE_HDR, send_response)
     return 0
 end
