@@ -48,6 +48,9 @@ pytest.importorskip("brotli", reason="python3-brotli is not installed "
                     "(scripts/install-deps installs it)")
 
 CONTRIB = os.path.join(h.SRCDIR, "contrib", "caches")
+MAKE_VCL = os.path.join(CONTRIB, "varnish", "make-vcl")
+# A data file with three languages, the default not English.
+TRI_LANGS = ["es", "en", "fr"]
 CORPUS = os.path.join(h.TEST_DATA, "accept-language-corpus.txt")
 KINDS = ["varnish", "nginx", "trafficserver"]
 NEEDS = {
@@ -110,6 +113,8 @@ EDGE_LANG = [
     "ESx-MX, es;q=0.5", "es-mx;q=0.8, ES;q=0.8, en;q=0.8",
     "en-US,en;q=0.9,es;q=0.9", "es-ES,es;q=0.9,en-US;q=0.9,en;q=0.9",
     "*, es;q=0", "*;q=0.5, en;q=0.5, es;q=0.6", "es;q=0.000, en;q=0.001",
+    "*;q=0.5, es;q=0.5, *;q=0.5", "*;q=0.4, es;q=0.5, *;q=0.5",
+    "en-GB;q=0.5, es;q=0.5, en-US;q=0.5", "en-GB;q=0.4, es;q=0.5, en-US",
     "x-klingon, *;q=0.001", "i-default, es;q=0.2",
     "en-US,en;q=0.9,es-ES;q=0.8,es;q=0.7,fr;q=0.6,de;q=0.5,it;q=0.4,"
     "pt;q=0.3,nl;q=0.2,pl;q=0.1,ru;q=0.1,ja;q=0.1,zh;q=0.1,ko;q=0.1",
@@ -215,9 +220,12 @@ class Cache:
     """One cache process in front of the backend's port `upstream`, on a
     free port, in its own directory."""
 
-    def __init__(self, kind, normalized, root, upstream):
+    def __init__(self, kind, normalized, root, upstream, languages=None):
         self.kind = kind
         self.normalized = normalized
+        # None: the shipped files as they are (en es); else the data
+        # file's languages, set the way docs/caching.md says.
+        self.languages = languages
         self.root = root
         self.upstream = upstream
         self.port = h.free_port()
@@ -236,6 +244,11 @@ class Cache:
         if self.normalized:
             for f in ("profile.vcl", "profile-negotiate.vcl"):
                 shutil.copy(os.path.join(CONTRIB, "varnish", f), self.root)
+            if self.languages:
+                with open(os.path.join(self.root, "profile-negotiate.vcl"),
+                          "w") as f:
+                    subprocess.run([MAKE_VCL] + self.languages, stdout=f,
+                                   check=True)
             path = os.path.join(self.root, "profile.vcl")
             with open(path) as f:
                 vcl = f.read()
@@ -270,6 +283,10 @@ class Cache:
             site = substitute(site, r"listen 80;",
                               "listen 127.0.0.1:%d;" % self.port)
             site = substitute(site, r"location /api/v1/ \{", "location / {")
+            if self.languages:
+                site = substitute(site, r'set \$profile_languages "en es";',
+                                  'set $profile_languages "%s";'
+                                  % " ".join(self.languages))
         else:
             site = """\
 proxy_cache_path {cache} levels=1:2 keys_zone=profile:10m max_size=256m
@@ -355,6 +372,10 @@ CONFIG proxy.config.http.server_session_sharing.match STRING none
                                "http://127.0.0.1:%d/" % self.upstream)
             remap = substitute(remap, r"/etc/trafficserver/"
                                r"profile_negotiate\.lua", lua)
+            if self.languages:
+                remap = substitute(remap, r"@pparam=en @pparam=es",
+                                   " ".join("@pparam=" + x
+                                            for x in self.languages))
         else:
             remap = "map http://127.0.0.1:%d/ http://127.0.0.1:%d/\n" % (
                 self.port, self.upstream)
@@ -452,8 +473,25 @@ class Backend:
         return out
 
 
+def three_languages(data):
+    """The sample data declaring TRI_LANGS, French texts made from the
+    Spanish ones."""
+    def walk(v):
+        if isinstance(v, dict):
+            if set(v) == {"en", "es"}:
+                return {"es": v["es"], "en": v["en"], "fr": "fr: " + v["es"]}
+            return {k: walk(x) for k, x in v.items()}
+        if isinstance(v, list):
+            return [walk(x) for x in v]
+        return v
+    d = walk(data)
+    d["languages"] = list(TRI_LANGS)
+    return d
+
+
 def cache_names():
-    return ["%s-%s" % (k, m) for k in KINDS for m in ("normalized", "raw")]
+    return ["%s-%s" % (k, m) for k in KINDS
+            for m in ("normalized", "raw", "tri")]
 
 
 @pytest.fixture(scope="module")
@@ -473,6 +511,8 @@ def backend(make_httpd, workdir, sample):
     body += 'CustomLog "%s" backend\n' % access_log
     body += h.location("/api/v1", main)
     body += h.location("/replay/api/v1", main)
+    body += h.location("/tri/api/v1", h.write_json(
+        os.path.join(d, "tri.json"), three_languages(sample)))
     body += h.location("/cors/api/v1", main,
                        "    ProfileCORSOrigins %s\n" % CORS_ORIGIN)
     for k in KINDS:
@@ -490,19 +530,21 @@ _caches = {}
 @pytest.fixture(scope="module")
 def caches(backend, workdir):
     """get(kind, normalized) -> a started Cache (or a skip)."""
-    def get(kind, normalized):
+    def get(kind, normalized, languages=None):
         missing = [p for p in NEEDS[kind] if not os.path.exists(p)]
         if missing:
             pytest.skip("%s is not installed (%s; scripts/install-deps "
                         "installs %s)" % (kind, ", ".join(missing),
                                           PACKAGES[kind]))
-        key = (kind, normalized)
+        key = (kind, normalized, bool(languages))
         if key not in _caches:
             c = Cache(kind, normalized,
-                      os.path.join(workdir, "cache-%s-%s" % (
-                          kind, "normalized" if normalized else "raw")),
-                      0)
-            c.upstream = backend.ports[c.name]
+                      os.path.join(workdir, "cache-%s-%s%s" % (
+                          kind, "normalized" if normalized else "raw",
+                          "-tri" if languages else "")),
+                      0, languages)
+            c.upstream = backend.ports["%s-tri" % kind if languages
+                                       else c.name]
             _caches[key] = c.start()
         return _caches[key]
     yield get
@@ -516,16 +558,17 @@ class Oracle:
     for an Accept-Language field, the coding for an Accept-Encoding field
     and route, and the representation of (route, language, coding)."""
 
-    def __init__(self, backend, sample):
+    def __init__(self, backend, sample, base="/api/v1"):
         self.backend = backend
         self.sample = sample
+        self.base = base
         self.langs = {}
         self.encs = {}
         self.reps = {}
 
     def lang(self, al):
         if al not in self.langs:
-            r = self.backend.get("/api/v1/profile",
+            r = self.backend.get(self.base + "/profile",
                                  fields(al, "identity"))
             assert r.status == 200
             self.langs[al] = r.header("Content-Language")
@@ -533,7 +576,7 @@ class Oracle:
 
     def enc(self, route, ae):
         if (route, ae) not in self.encs:
-            r = self.backend.get("/api/v1" + route, fields("en", ae))
+            r = self.backend.get(self.base + route, fields("en", ae))
             assert r.status == 200
             self.encs[route, ae] = r.header("Content-Encoding")
         return self.encs[route, ae]
@@ -541,7 +584,7 @@ class Oracle:
     def rep(self, route, lang, enc):
         key = (route, lang, enc)
         if key not in self.reps:
-            r = self.backend.get("/api/v1" + route,
+            r = self.backend.get(self.base + route,
                                  fields(lang, enc or "identity"))
             assert r.status == 200
             assert r.header("Content-Encoding") == enc
@@ -789,3 +832,35 @@ def test_after_max_age_revalidates_then_serves_new_data(
     r = cache.get(url, fields("en-GB,en;q=0.9", "gzip, deflate, br",
                               {"If-None-Match": new.etag}))
     assert r.status == 304 and r.etag == new.etag
+
+
+def test_shipped_vcl_is_make_vcls_output():
+    """profile-negotiate.vcl is what make-vcl writes for en es: the file
+    and its generator cannot drift apart."""
+    cp = subprocess.run([MAKE_VCL, "en", "es"], capture_output=True,
+                        text=True, check=True)
+    with open(os.path.join(CONTRIB, "varnish",
+                           "profile-negotiate.vcl")) as f:
+        assert f.read() == cp.stdout
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_other_languages_as_documented(caches, backend, sample, kind):
+    """A data file declaring es, en, fr (default es), and each cache set
+    up for it as docs/caching.md says (make-vcl es en fr; $profile_languages;
+    the Lua script's parameters): the module's own answers, French
+    included."""
+    cache = caches(kind, True, TRI_LANGS)
+    oracle = Oracle(backend, sample, "/tri/api/v1")
+    values = EDGE_LANG[:60] + [
+        "fr", "fr-CA", "fr-FR,fr;q=0.9,en;q=0.8", "de, *", "*",
+        "en;q=0, es;q=0, *", "en;q=0.5, fr;q=0.5", "fr;q=0.5, en;q=0.5",
+        "es;q=0, *;q=0.5, en;q=0.5", "de", "", "fr;q=0, *"]
+    seen = set()
+    for i, al in enumerate(values):
+        route = ROUTES[i % len(ROUTES)]
+        for _ in range(2):
+            r = cache.get("/tri/api/v1" + route, fields(al, "br"))
+            check_exact(r, oracle, route, al, "br", cache.name)
+        seen.add(r.header("Content-Language"))
+    assert seen == set(TRI_LANGS)
