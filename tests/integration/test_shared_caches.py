@@ -28,7 +28,7 @@ each cache:
 CACHE_HIT_RATIOS=path.json writes the measured ratios there
 (scripts/plot-cache-hit-ratios draws docs/img/cache-hit-ratios.png).
 """
-import collections
+import atexit
 import json
 import os
 import random
@@ -217,10 +217,13 @@ def substitute(text, pattern, repl, count=1):
 
 
 class Cache:
-    """One cache process in front of the backend's port `upstream`, on a
-    free port, in its own directory."""
+    """One cache process (`name`, as in the backend's access log) in
+    front of the backend's port `upstream`, on a free port, in its own
+    directory."""
 
-    def __init__(self, kind, normalized, root, upstream, languages=None):
+    def __init__(self, name, kind, normalized, root, upstream,
+                 languages=None):
+        self.name = name
         self.kind = kind
         self.normalized = normalized
         # None: the shipped files as they are (en es); else the data
@@ -230,7 +233,6 @@ class Cache:
         self.upstream = upstream
         self.port = h.free_port()
         self.proc = None
-        self.name = "%s-%s" % (kind, "normalized" if normalized else "raw")
         os.makedirs(root, exist_ok=True)
         os.chmod(root, 0o755)
         self.log = os.path.join(root, "output.log")
@@ -527,26 +529,30 @@ def backend(make_httpd, workdir, sample):
 _caches = {}
 
 
+@atexit.register
+def _stop_leftovers():
+    """Should the session end without the fixture's teardown."""
+    for c in _caches.values():
+        c.stop()
+
+
 @pytest.fixture(scope="module")
 def caches(backend, workdir):
-    """get(kind, normalized) -> a started Cache (or a skip)."""
+    """get(kind, normalized, languages=None) -> a started Cache (or a
+    skip); `languages`: set up for the tri-lingual data file."""
     def get(kind, normalized, languages=None):
         missing = [p for p in NEEDS[kind] if not os.path.exists(p)]
         if missing:
             pytest.skip("%s is not installed (%s; scripts/install-deps "
                         "installs %s)" % (kind, ", ".join(missing),
                                           PACKAGES[kind]))
-        key = (kind, normalized, bool(languages))
-        if key not in _caches:
-            c = Cache(kind, normalized,
-                      os.path.join(workdir, "cache-%s-%s%s" % (
-                          kind, "normalized" if normalized else "raw",
-                          "-tri" if languages else "")),
-                      0, languages)
-            c.upstream = backend.ports["%s-tri" % kind if languages
-                                       else c.name]
-            _caches[key] = c.start()
-        return _caches[key]
+        name = "%s-%s" % (kind, "tri" if languages else
+                          "normalized" if normalized else "raw")
+        if name not in _caches:
+            _caches[name] = Cache(name, kind, normalized,
+                                  os.path.join(workdir, "cache-" + name),
+                                  backend.ports[name], languages).start()
+        return _caches[name]
     yield get
     for c in _caches.values():
         c.stop()
@@ -574,12 +580,14 @@ class Oracle:
             self.langs[al] = r.header("Content-Language")
         return self.langs[al]
 
-    def enc(self, route, ae):
-        if (route, ae) not in self.encs:
-            r = self.backend.get(self.base + route, fields("en", ae))
+    def enc(self, route, lang, ae):
+        # A representation has a gzip or br form only where it is
+        # smaller: the coding may depend on the language too.
+        if (route, lang, ae) not in self.encs:
+            r = self.backend.get(self.base + route, fields(lang, ae))
             assert r.status == 200
-            self.encs[route, ae] = r.header("Content-Encoding")
-        return self.encs[route, ae]
+            self.encs[route, lang, ae] = r.header("Content-Encoding")
+        return self.encs[route, lang, ae]
 
     def rep(self, route, lang, enc):
         key = (route, lang, enc)
@@ -601,7 +609,7 @@ def check_exact(r, oracle, route, al, ae, what):
     """`r` is what the module answers these fields directly: status,
     language, coding, ETag, bytes."""
     lang = oracle.lang(al)
-    enc = oracle.enc(route, ae)
+    enc = oracle.enc(route, lang, ae)
     want = oracle.rep(route, lang, enc)
     assert r.status == 200, (what, route, al, ae, r)
     assert r.header("Content-Language") == lang, (what, route, al, ae, r)
@@ -617,7 +625,7 @@ def check_language(r, sample, route, lang, ae, what):
     enc = r.header("Content-Encoding")
     assert enc is None or enc in (ae or ""), (what, route, ae, enc)
     body = h.decompress(r.body, enc)
-    assert h.json.loads(body, object_pairs_hook=list) == \
+    assert json.loads(body, object_pairs_hook=list) == \
         h.expected(sample, route, lang), (what, route, lang)
 
 

@@ -81,7 +81,8 @@ function qvalue(v) {
 function elements(s) {
     var out = [], n = s.length, p = 0;
     for (;;) {
-        while (p < n && (s.charCodeAt(p) === COMMA || ows(s.charCodeAt(p)))) {
+        while (p < n
+               && (s.charCodeAt(p) === COMMA || ows(s.charCodeAt(p)))) {
             p++;
         }
         if (p >= n) {
@@ -89,7 +90,8 @@ function elements(s) {
         }
         var e = {q: 1000, hasParams: false, malformed: false};
         var start = p, stop, seenQ = false, r;
-        while (p < n && s.charCodeAt(p) !== COMMA && s.charCodeAt(p) !== SEMI) {
+        while (p < n && s.charCodeAt(p) !== COMMA
+               && s.charCodeAt(p) !== SEMI) {
             p++;
         }
         stop = p;
@@ -136,7 +138,8 @@ function elements(s) {
             while (p < n && ows(s.charCodeAt(p))) {
                 p++;
             }
-            if (p < n && s.charCodeAt(p) !== SEMI && s.charCodeAt(p) !== COMMA) {
+            if (p < n && s.charCodeAt(p) !== SEMI
+                && s.charCodeAt(p) !== COMMA) {
                 e.malformed = true;
                 break;
             }
