@@ -872,3 +872,81 @@ def test_other_languages_as_documented(caches, backend, sample, kind):
             check_exact(r, oracle, route, al, "br", cache.name)
         seen.add(r.header("Content-Language"))
     assert seen == set(TRI_LANGS)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_filters_errors_and_head(caches, backend, kind):
+    """Filtered collections (identity only), problem answers (no-store:
+    never from the cache) and HEAD, through the normalizing cache: what
+    the module answers the client's own fields."""
+    cache = caches(kind, True)
+    for al, ae in (("es-AR,es;q=0.9,en;q=0.8", "gzip, deflate, br, zstd"),
+                   ("en-US,en;q=0.9", "gzip, deflate"), ("fr, *;q=0.1", None)):
+        for target in ("/api/v1/skills?q=cloud", "/api/v1/experience?"
+                       "company=INGENIER%C3%8DA", "/api/v1/skills?q=zzz"):
+            direct = backend.get(target, fields(al, ae))
+            for _ in range(2):
+                r = cache.get(target, fields(al, ae))
+                assert r.status == direct.status == 200
+                for name in ("Content-Language", "Content-Encoding",
+                             "ETag"):
+                    assert r.header(name) == direct.header(name), \
+                        (target, al, name)
+                assert r.body == direct.body
+        for target in ("/api/v1/nope", "/api/v1/skills?q=",
+                       "/api/v1/experience/nobody"):
+            direct = backend.get(target, fields(al, ae))
+            n = len(backend.log_lines(cache.name))
+            for _ in range(2):
+                r = cache.get(target, fields(al, ae))
+                assert r.status == direct.status and r.status in (400, 404)
+                assert r.header("Content-Language") == \
+                    direct.header("Content-Language")
+                assert r.header("Cache-Control") == "no-store"
+                assert r.header("Access-Control-Allow-Origin") == "*"
+                assert h.decompress(r.body, r.header("Content-Encoding")) \
+                    == direct.body
+            time.sleep(0.3)
+            assert len(backend.log_lines(cache.name)) == n + 2, \
+                "a no-store answer came from the cache"
+        get = cache.get("/api/v1/profile", fields(al, ae))
+        head = cache.get("/api/v1/profile", fields(al, ae), method="HEAD")
+        assert head.status == 200 and head.body == b""
+        assert head.etag == get.etag
+        assert head.header("Content-Language") == \
+            get.header("Content-Language")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_cookie_does_not_prevent_caching(caches, backend, kind):
+    """A browser on the API's own site sends the site's cookies; the API
+    reads none, and its answers are still served from the cache."""
+    cache = caches(kind, True)
+    hdrs = fields("es-CL,es;q=0.9", "gzip, deflate, br",
+                  {"Cookie": "session=abc; theme=dark"})
+    first = cache.get("/api/v1/education", hdrs)
+    assert first.status == 200
+    time.sleep(0.3)
+    n = len(backend.log_lines(cache.name))
+    for _ in range(3):
+        r = cache.get("/api/v1/education", hdrs)
+        assert r.status == 200 and r.etag == first.etag
+    time.sleep(0.3)
+    assert len(backend.log_lines(cache.name)) == n
+
+
+def test_varnish_passes_fields_longer_than_its_steps(caches, backend,
+                                                     oracle):
+    """The VCL reads 32 Accept-Language elements: a longer field goes to
+    the module as it came, uncached -- still the module's answer."""
+    cache = caches("varnish", True)
+    al = ",".join("x%d;q=0.9" % i for i in range(40)) + ",es;q=0.5"
+    for _ in range(2):
+        r = cache.get("/api/v1/profile", fields(al, "gzip"))
+        check_exact(r, oracle, "/profile", al, "gzip", cache.name)
+        assert r.header("Content-Language") == "es"
+    time.sleep(0.3)
+    n = len(backend.log_lines(cache.name))
+    cache.get("/api/v1/profile", fields(al, "gzip"))
+    time.sleep(0.3)
+    assert len(backend.log_lines(cache.name)) == n + 1, "cached"
