@@ -78,7 +78,7 @@ AE_MIX = [("gzip, deflate, br, zstd", 450),   # Chromium 123+, Firefox 126+
 # Accept-Language edge cases: the unit tests' (tests/unit/test_lang.c)
 # and more.  Each is compared with the module's own answer.
 EDGE_LANG = [
-    "es;q=0, es-MX, en;q=0.1", "es-MX, es;q=0, en;q=0.1",
+    None, "es;q=0, es-MX, en;q=0.1", "es-MX, es;q=0, en;q=0.1",
     "es;q=0.2, es-MX;q=0.9, en;q=0.5", "en-GB;q=0, en;q=0.5, es;q=0.4",
     "es-MX;q=0.3, en;q=0.5, es-AR;q=0.8", "en;q=0, *", "de, *;q=0.5",
     "es;q=0, en;q=0", "es-MX", "es-419", "ES", "Es-mX", "EN-gb",
