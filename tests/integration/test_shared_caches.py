@@ -356,7 +356,6 @@ CONFIG proxy.config.cache.threads_per_disk INT 2
 CONFIG proxy.config.url_remap.remap_required INT 1
 CONFIG proxy.config.log.logging_enabled INT 0
 CONFIG proxy.config.http.insert_response_via_str INT 0
-CONFIG proxy.config.http.server_session_sharing.match STRING none
 """.format(port=self.port)
         lua = os.path.join(self.root, "profile_negotiate.lua")
         if self.normalized:
