@@ -4,11 +4,12 @@
 # line (the project is Apache-2.0: README, LICENSE, debian/copyright).
 cd "${SRCDIR:-$(dirname "$0")/..}" || exit 99
 missing=0
-for f in $(find mod_profile profilectl tests bench scripts httpd-conf data .ci \
+for f in $(find mod_profile profilectl tests bench scripts httpd-conf data contrib .ci \
                -type f \( -name '*.c' -o -name '*.h' -o -name '*.py' \
                -o -name '*.sh' -o -name '*.lua' -o -name '*.js' \
                -o -name '*.conf' -o -name '*.load' -o -name '*.in' \
-               -o -name '*.1' -o -name 'install-deps' -o -name 'run' \) \
+               -o -name '*.1' -o -name '*.vcl' -o -name 'install-deps' \
+               -o -name 'run' \) \
                -not -path 'tests/schemas/oas-3.1/*' \
                -not -path 'tests/fuzz/corpus/*' -not -path '*/.libs/*' \
                -not -path 'tests/sanitize/build/*' 2>/dev/null) \
