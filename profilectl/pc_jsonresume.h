@@ -8,6 +8,9 @@
  * argv[0] is the command's name.  Each returns the process's exit status:
  * 0 done, 1 the input or the output failed, 2 a usage error.  Messages go
  * to stderr as "profilectl COMMAND: ...".
+ *
+ * They are defined in pc_import.c and pc_export.c; the files they share
+ * are listed in pc_jr.h (private to them).
  */
 #ifndef PC_JSONRESUME_H
 #define PC_JSONRESUME_H

@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * pc_export.c -- profilectl export-jsonresume: writes one language of a
+ * data file as a JSON Resume document, for resume-cli and its themes.
+ * The command and the whole mapping of the export.
+ *
+ * The mapping both ways, and what each direction drops, is documented in
+ * docs/jsonresume.md and profilectl.1 (JSON RESUME MAPPING): a change to
+ * the mapping here is a change there.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <apr_general.h>
+#include <apr_file_info.h>
+#include <apr_pools.h>
+#include <apr_strings.h>
+#include <jansson.h>
+
+#include "profile_schema.h"
+#include "profile_store.h"
+#include "profile_validate.h"
+#include "pc_jsonresume.h"
+#include "pc_jr.h"
+
+typedef struct {
+    jr_ctx_t c;
+    const char *lang;
+} jr_export_t;
+
+/* Text value v in the export's language. */
+static const char *tx(jr_export_t *ex, json_t *v)
+{
+    const char *s = json_string_value(profile_schema_text(v, ex->lang));
+
+    return s ? s : "";
+}
+
+static const char *txk(jr_export_t *ex, json_t *obj, const char *key)
+{
+    return tx(ex, json_object_get(obj, key));
+}
+
+static json_t *tx_list(jr_export_t *ex, json_t *arr)
+{
+    json_t *out = json_array(), *v;
+    size_t i;
+
+    json_array_foreach(arr, i, v) {
+        json_array_append_new(out, json_string(tx(ex, v)));
+    }
+    return out;
+}
+
+/* Sets startDate and endDate of obj from a period; 0 when it is one. */
+static int set_dates(jr_export_t *ex, json_t *obj, const char *text)
+{
+    const char *start, *end;
+
+    if (pc_jr_parse_period(&start, &end, text, ex->c.p) < 0) {
+        return -1;
+    }
+    pc_jr_set_str(obj, "startDate", start);
+    pc_jr_set_str(obj, "endDate", end);
+    return 0;
+}
+
+static json_t *export_basics(jr_export_t *ex, json_t *data)
+{
+    json_t *b = json_object(), *profiles = json_array(), *profile, *e;
+    json_t *contact = json_object_get(data, "contact"), *pr;
+    const char *email = NULL, *phone = NULL, *url = NULL, *k, *u;
+    size_t i;
+
+    profile = json_object_get(data, "profile");
+    pc_jr_set_str(b, "name", txk(ex, profile, "name"));
+    pc_jr_set_str(b, "label", txk(ex, profile, "headline"));
+    json_array_foreach(json_object_get(contact, "contacts"), i, e) {
+        k = pc_jr_str(e, "kind");
+        u = pc_jr_str(e, "url");
+        if (strcmp(k, "email") == 0 && email == NULL) {
+            email = strncasecmp(u, "mailto:", 7) == 0 ? u + 7
+                                                       : txk(ex, e, "text");
+        }
+        else if (strcmp(k, "phone") == 0 && phone == NULL) {
+            phone = txk(ex, e, "text");
+        }
+        else {
+            pr = json_object();
+            pc_jr_set_str(pr, "network", txk(ex, e, "label"));
+            pc_jr_set_str(pr, "username", txk(ex, e, "text"));
+            pc_jr_set_str(pr, "url", u);
+            json_array_append_new(profiles, pr);
+        }
+    }
+    json_array_foreach(json_object_get(contact, "links"), i, e) {
+        if (strcmp(pc_jr_str(e, "kind"), "website") == 0 && url == NULL) {
+            url = pc_jr_str(e, "url");
+            continue;
+        }
+        pr = json_object();
+        pc_jr_set_str(pr, "network", txk(ex, e, "text"));
+        pc_jr_set_str(pr, "url", pc_jr_str(e, "url"));
+        json_array_append_new(profiles, pr);
+    }
+    pc_jr_set_str(b, "email", email);
+    pc_jr_set_str(b, "phone", phone);
+    pc_jr_set_str(b, "url", url);
+    pc_jr_set_str(b, "summary", txk(ex, profile, "summary"));
+    json_object_set_new(b, "profiles", profiles);
+    return b;
+}
+
+/* Fills JSON Resume entry out from entry e of the data file. */
+typedef void (*jr_export_fn)(jr_export_t *ex, json_t *e, json_t *out);
+
+/* A JSON Resume array: one entry per element of collection `key`. */
+static json_t *export_array(jr_export_t *ex, json_t *data, const char *key,
+                            jr_export_fn fill)
+{
+    json_t *all = json_array(), *e, *out;
+    size_t i;
+
+    json_array_foreach(json_object_get(data, key), i, e) {
+        out = json_object();
+        json_array_append_new(all, out);
+        fill(ex, e, out);
+    }
+    return all;
+}
+
+static void export_work(jr_export_t *ex, json_t *e, json_t *w)
+{
+    const char *ctx = txk(ex, e, "context"), *sep = strstr(ctx, JR_SEP);
+    const char *per = txk(ex, e, "period");
+
+    pc_jr_set_str(w, "name", txk(ex, e, "company"));
+    if (sep) {
+        pc_jr_set_str(w, "location", sep + strlen(JR_SEP));
+        pc_jr_set_str(w, "description", apr_pstrndup(ex->c.p, ctx, sep - ctx));
+    }
+    else {
+        pc_jr_set_str(w, "description", ctx);
+    }
+    pc_jr_set_str(w, "position", txk(ex, e, "role"));
+    pc_jr_set_str(w, "url", pc_jr_str(e, "companyUrl"));
+    if (set_dates(ex, w, per) < 0) {
+        pc_jr_note(&ex->c, apr_psprintf(ex->c.p, "experience \"%s\": period "
+                                        "\"%s\" is not a date range: no "
+                                        "startDate or endDate",
+                                        pc_jr_str(e, "id"), per));
+    }
+    json_object_set_new(w, "highlights",
+                        tx_list(ex, json_object_get(e, "highlights")));
+}
+
+static void export_education(jr_export_t *ex, json_t *e, json_t *ed)
+{
+    const char *cred = txk(ex, e, "credential"), *sep = NULL, *s;
+    const char *dates, *start, *end;
+
+    pc_jr_set_str(ed, "institution", txk(ex, e, "institution"));
+    pc_jr_set_str(ed, "url", pc_jr_str(e, "institutionUrl"));
+    pc_jr_set_str(ed, "area", txk(ex, e, "degree"));
+    /* "studyType · dates", "studyType" or "dates" */
+    for (s = cred; (s = strstr(s, JR_SEP)); s++) {
+        sep = s;
+    }
+    dates = sep ? sep + strlen(JR_SEP) : cred;
+    if (*dates && pc_jr_parse_period(&start, &end, dates, ex->c.p) == 0) {
+        pc_jr_set_str(ed, "studyType", apr_pstrndup(ex->c.p, cred,
+                                                    sep ? sep - cred : 0));
+        pc_jr_set_str(ed, "startDate", start);
+        pc_jr_set_str(ed, "endDate", end);
+    }
+    else {
+        pc_jr_set_str(ed, "studyType", cred);
+    }
+}
+
+static void export_skill(jr_export_t *ex, json_t *e, json_t *sk)
+{
+    pc_jr_set_str(sk, "name", txk(ex, e, "title"));
+    pc_jr_set_str(sk, "level", txk(ex, e, "summary"));
+    json_object_set_new(sk, "keywords",
+                        tx_list(ex, json_object_get(e, "skills")));
+}
+
+static void export_project(jr_export_t *ex, json_t *e, json_t *pr)
+{
+    pc_jr_set_str(pr, "name", txk(ex, e, "title"));
+    pc_jr_set_str(pr, "description", txk(ex, e, "summary"));
+    json_object_set_new(pr, "highlights",
+                        tx_list(ex, json_object_get(e, "resultItems")));
+    /* A context that is a period is the project's dates; prose is not
+     * exported. */
+    set_dates(ex, pr, txk(ex, e, "context"));
+    pc_jr_set_str(pr, "entity", txk(ex, e, "organization"));
+}
+
+static int export_usage(void)
+{
+    fprintf(stderr, "usage: profilectl export-jsonresume FILE [--lang LANG] "
+            "[-o OUT]\n");
+    return 2;
+}
+
+static int export_run(jr_export_t *ex, const char *file, const char *out)
+{
+    apr_pool_t *p = ex->c.p;
+    profile_load_opts_t opts = {.render = 0};
+    profile_store_t *store;
+    json_t *data, *doc = NULL;
+    json_error_t jerr;
+    const char *msg, **langs;
+    char *cwd, *path;
+    int nlangs, l, rv = -1;
+
+    if (apr_filepath_get(&cwd, 0, p) != APR_SUCCESS
+        || apr_filepath_merge(&path, cwd, file, 0, p)
+           != APR_SUCCESS) {
+        return pc_jr_fail(&ex->c, "%s: no such file", file);
+    }
+    if (profile_store_load(&store, &msg, path, &opts, p) != APR_SUCCESS) {
+        return pc_jr_fail(&ex->c, "%s", msg);
+    }
+    data = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+    if (data == NULL
+        || profile_validate(data, &langs, &nlangs,
+                            apr_array_make(p, 1,
+                                           sizeof(profile_data_problem_t)),
+                            p) != 0) {
+        json_decref(data);
+        return pc_jr_fail(&ex->c, "%s: cannot read it again", file);
+    }
+    if (ex->lang == NULL) {
+        ex->lang = langs[0];
+    }
+    for (l = 0; l < nlangs && strcmp(langs[l], ex->lang) != 0; l++) {
+    }
+    if (l == nlangs) {
+        pc_jr_fail(&ex->c, "%s has no language \"%s\" (it has %s)", file,
+                   ex->lang, pc_jr_join(nlangs, langs, ", ", p));
+        goto leave;
+    }
+    doc = json_object();
+    json_object_set_new(doc, "basics", export_basics(ex, data));
+    json_object_set_new(doc, "work",
+                        export_array(ex, data, "experience", export_work));
+    json_object_set_new(doc, "education",
+                        export_array(ex, data, "education",
+                                     export_education));
+    json_object_set_new(doc, "skills",
+                        export_array(ex, data, "skills", export_skill));
+    json_object_set_new(doc, "projects",
+                        export_array(ex, data, "caseStudies",
+                                     export_project));
+    rv = pc_jr_write_json(&ex->c, doc, out);
+leave:
+    json_decref(doc);
+    json_decref(data);
+    return rv;
+}
+
+int pc_cmd_export_jsonresume(int argc, char **argv)
+{
+    jr_export_t ex;
+    const char *file = NULL, *out = NULL, *v;
+    int i, missing = 0, status;
+
+    memset(&ex, 0, sizeof(ex));
+    ex.c.cmd = "export-jsonresume";
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            export_usage();
+            return 0;
+        }
+        if ((v = pc_jr_option(argc, argv, &i, "--lang", &missing))) {
+            ex.lang = v;
+        }
+        else if ((v = pc_jr_option(argc, argv, &i, "-o", &missing))
+                 || (v = pc_jr_option(argc, argv, &i, "--output", &missing))) {
+            out = v;
+        }
+        else if (missing || (argv[i][0] == '-' && argv[i][1] != '\0')
+                 || file != NULL) {
+            fprintf(stderr, "profilectl %s: %s: %s\n", ex.c.cmd,
+                    missing ? "option needs a value"
+                    : file ? "one data file only" : "unknown option",
+                    argv[i]);
+            return export_usage();
+        }
+        else {
+            file = argv[i];
+        }
+    }
+    if (file == NULL) {
+        return export_usage();
+    }
+    apr_initialize();
+    apr_pool_create(&ex.c.p, NULL);
+    status = export_run(&ex, file, out) < 0 ? pc_jr_report(&ex.c, 1) : 0;
+    apr_pool_destroy(ex.c.p);
+    apr_terminate();
+    return status;
+}

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * pc_import_text.c -- the text values of import-jsonresume: one string
+ * per language merged into a plain string or {"en": ..., "es": ...},
+ * with a missing translation an error.
+ */
+#include <string.h>
+
+#include <apr_strings.h>
+#include <jansson.h>
+
+#include "pc_jr.h"
+
+/* A text value from one string per language: plain when they are all
+ * the same, else {"en": ..., "es": ...}.  A string that is empty in some
+ * languages only is an error (a missing translation). */
+static json_t *merge(jr_import_t *im, const char **vals, const char *where)
+{
+    json_t *obj;
+    int l, same = 1;
+
+    for (l = 1; l < im->n; l++) {
+        same = same && strcmp(vals[l], vals[0]) == 0;
+        if (!*vals[l] != !*vals[0]) {
+            int has = *vals[0] ? 0 : l;
+
+            pc_jr_fail(&im->c, "%s: in %s but not in %s", where,
+                       im->langs[has], im->langs[has ? 0 : l]);
+            return NULL;
+        }
+    }
+    if (same) {
+        return json_string(vals[0]);
+    }
+    obj = json_object();
+    for (l = 0; l < im->n; l++) {
+        json_object_set_new(obj, im->langs[l], json_string(vals[l]));
+    }
+    return obj;
+}
+
+/* The text value of member `key` of entries[l] (one per language). */
+json_t *pc_jr_text(jr_import_t *im, json_t **entries, const char *key,
+                   const char *where)
+{
+    const char *vals[JR_MAX_LANGS];
+    int l;
+
+    for (l = 0; l < im->n; l++) {
+        vals[l] = pc_jr_str(entries[l], key);
+    }
+    return merge(im, vals, apr_pstrcat(im->c.p, where, ".", key, NULL));
+}
+
+/* Non-zero when member `key` of entries is there in every language or
+ * in none (a part of a text that pc_jr_text2() or pc_jr_period() joins). */
+static int check_text(jr_import_t *im, json_t **entries, const char *key,
+                      const char *where)
+{
+    json_t *v = pc_jr_text(im, entries, key, where);
+    int ok = v != NULL;
+
+    json_decref(v);
+    return ok;
+}
+
+/* The same, joining members `k1` and `k2` of each entry with " · ". */
+json_t *pc_jr_text2(jr_import_t *im, json_t **entries, const char *k1,
+                    const char *k2, const char *where)
+{
+    const char *vals[JR_MAX_LANGS], *a, *b;
+    int l;
+
+    if (!check_text(im, entries, k1, where)
+        || !check_text(im, entries, k2, where)) {
+        return NULL;
+    }
+    for (l = 0; l < im->n; l++) {
+        a = pc_jr_str(entries[l], k1);
+        b = pc_jr_str(entries[l], k2);
+        vals[l] = apr_pstrcat(im->c.p, a, *a && *b ? JR_SEP : "", b, NULL);
+    }
+    return merge(im, vals, apr_psprintf(im->c.p, "%s.%s/%s", where, k1,
+                                        k2));
+}
+
+/* An array of text values from the string arrays `key` of entries. */
+json_t *pc_jr_text_list(jr_import_t *im, json_t **entries,
+                        const char *key, const char *where)
+{
+    const char *vals[JR_MAX_LANGS];
+    json_t *out = json_array(), *v;
+    size_t i, n = json_array_size(json_object_get(entries[0], key));
+    int l;
+
+    for (l = 1; l < im->n; l++) {
+        size_t nl = json_array_size(json_object_get(entries[l], key));
+
+        if (nl != n) {
+            json_decref(out);
+            pc_jr_fail(&im->c, "%s.%s: " SZ " items in %s, " SZ " in %s",
+                       where, key, n, im->langs[0], nl, im->langs[l]);
+            return NULL;
+        }
+    }
+    for (i = 0; i < n; i++) {
+        for (l = 0; l < im->n; l++) {
+            vals[l] = json_string_value(
+                json_array_get(json_object_get(entries[l], key), i));
+        }
+        v = merge(im, vals, apr_psprintf(im->c.p, "%s.%s[" SZ "]", where,
+                                         key, i));
+        if (v == NULL) {
+            json_decref(out);
+            return NULL;
+        }
+        json_array_append_new(out, v);
+    }
+    return out;
+}
+
+/* The period of entries' (language-neutral) dates in every language,
+ * joined after member `before` of each entry when it is given. */
+json_t *pc_jr_period(jr_import_t *im, json_t **entries, const char *before,
+                     const char *where)
+{
+    const char *vals[JR_MAX_LANGS], *b, *d;
+    int l;
+
+    if (before && !check_text(im, entries, before, where)) {
+        return NULL;
+    }
+    for (l = 0; l < im->n; l++) {
+        b = before ? pc_jr_str(entries[l], before) : "";
+        d = pc_jr_format_period(pc_jr_str(entries[l], "startDate"),
+                                pc_jr_str(entries[l], "endDate"),
+                                im->langs[l], im->c.p);
+        vals[l] = apr_pstrcat(im->c.p, b, *b && *d ? JR_SEP : "", d, NULL);
+    }
+    return merge(im, vals, apr_pstrcat(im->c.p, where, before ? "." : "",
+                                       before ? before : "", "/dates",
+                                       NULL));
+}
+
+/* A text value with the same word in every language but those listed. */
+json_t *pc_jr_words(jr_import_t *im, const char *dflt, const char *es)
+{
+    const char *vals[JR_MAX_LANGS];
+    int l;
+
+    for (l = 0; l < im->n; l++) {
+        vals[l] = strcmp(im->langs[l], "es") == 0 ? es : dflt;
+    }
+    return merge(im, vals, "label");
+}

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * pc_jr.h -- what the files of profilectl's JSON Resume commands share;
+ * private to them (the commands themselves are in pc_jsonresume.h).
+ *
+ *   pc_jr_common.c     the context of a command, its messages and output
+ *   pc_jr_dates.c      JSON Resume dates and the periods of the data file
+ *   pc_import_names.c  the ids and kinds the import makes
+ *   pc_import_check.c  what the import reads of a document, and its checks
+ *   pc_import_align.c  the entries of every language lined up
+ *   pc_import_text.c   text values from one string per language
+ *   pc_import.c        import-jsonresume and its mapping
+ *   pc_export.c        export-jsonresume and its mapping
+ *
+ * Functions and tables shared between the files are named pc_jr_*;
+ * everything else is static.
+ */
+#ifndef PC_JR_H
+#define PC_JR_H
+
+#include <apr_hash.h>
+#include <apr_pools.h>
+#include <apr_tables.h>
+#include <jansson.h>
+
+#define JR_SEP " \xc2\xb7 "             /* " · " joins parts of a text */
+#define JR_MAX_LANGS 16
+#define SZ "%" APR_SIZE_T_FMT      /* APR's formatter has no %zu */
+
+/* ------------------------------------------------------------ common */
+
+typedef struct {
+    apr_pool_t *p;
+    const char *cmd;            /* "import-jsonresume" */
+    const char *err;            /* the first problem */
+} jr_ctx_t;
+
+/* Sets c->err (the first problem) from fmt; returns -1. */
+int pc_jr_fail(jr_ctx_t *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Prints c->err as the command's message; returns status. */
+int pc_jr_report(jr_ctx_t *c, int status);
+void pc_jr_note(jr_ctx_t *c, const char *msg);
+int pc_jr_write_json(jr_ctx_t *c, json_t *root, const char *out);
+const char *pc_jr_str(json_t *obj, const char *key);
+void pc_jr_set_str(json_t *obj, const char *key, const char *s);
+/* The n items joined with sep. */
+const char *pc_jr_join(int n, const char **items, const char *sep,
+                       apr_pool_t *p);
+const char *pc_jr_option(int argc, char **argv, int *i, const char *name,
+                         int *missing);
+
+/* ------------------------------------------------------------ dates */
+
+int pc_jr_is_date(const char *s);
+const char *pc_jr_format_period(const char *start, const char *end,
+                                const char *lang, apr_pool_t *p);
+int pc_jr_parse_period(const char **start, const char **end,
+                       const char *text, apr_pool_t *p);
+
+/* ------------------------------------------------------------ import */
+
+/* What the import reads of an entry, and how it checks it. */
+typedef struct {
+    const char *key;
+    char type;                  /* 's' string, 'd' date, 'l' strings */
+    int mapped;                 /* 0: checked, then dropped */
+} jr_key_t;
+
+/* An array of entries: how entries are told apart across languages
+ * (`ident`: an entry of one language is the entry of another with the
+ * same values) and which of their values must be the same in every
+ * language (`neutral`). */
+typedef struct {
+    const char *path;           /* "work", "basics.profiles" */
+    const char *key;            /* its member: "work", "profiles" */
+    const jr_key_t *keys;
+    const char *name;           /* the key that names an entry */
+    const char *ident[4];
+    const char *neutral[5];
+} jr_array_t;
+
+typedef struct {
+    jr_ctx_t c;
+    int n;                      /* languages, one document each */
+    const char *langs[JR_MAX_LANGS];
+    const char *files[JR_MAX_LANGS];
+    json_t *docs[JR_MAX_LANGS];
+    apr_array_header_t *dropped; /* "work[].summary", in order seen */
+    apr_hash_t *dropped_seen;
+} jr_import_t;
+
+/* pc_import_names.c */
+const char *pc_jr_make_id(apr_hash_t *taken, const char *name,
+                          const char *date, const char *fallback,
+                          apr_pool_t *p);
+const char *pc_jr_kind_of(const char *network, apr_pool_t *p);
+
+/* pc_import_check.c */
+extern const jr_array_t pc_jr_profiles_array, pc_jr_work_array,
+    pc_jr_education_array, pc_jr_skills_array, pc_jr_projects_array;
+int pc_jr_check_doc(jr_import_t *im, int l);
+
+/* pc_import_align.c */
+/* Fills entry e of the data file from entries (one per language); `w`
+ * names them in messages. */
+typedef int (*jr_fill_fn)(jr_import_t *im, json_t **entries,
+                          const char *w, json_t *e);
+int pc_jr_import_array(jr_import_t *im, json_t **parents,
+                       const jr_array_t *a, json_t *out, const char *to,
+                       const char *id_fallback, jr_fill_fn fill);
+
+/* pc_import_text.c: each returns a new text value, or NULL with the
+ * problem set (pc_jr_fail). */
+json_t *pc_jr_text(jr_import_t *im, json_t **entries, const char *key,
+                   const char *where);
+json_t *pc_jr_text2(jr_import_t *im, json_t **entries, const char *k1,
+                    const char *k2, const char *where);
+json_t *pc_jr_text_list(jr_import_t *im, json_t **entries,
+                        const char *key, const char *where);
+json_t *pc_jr_period(jr_import_t *im, json_t **entries, const char *before,
+                     const char *where);
+json_t *pc_jr_words(jr_import_t *im, const char *dflt, const char *es);
+
+#endif
