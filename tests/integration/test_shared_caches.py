@@ -399,6 +399,7 @@ CONFIG proxy.config.http.insert_response_via_str INT 0
                                                     "runroot.yaml")]
 
     def start(self):
+        tries = []
         for attempt in range(3):
             self.configure()
             out = open(self.log, "ab")
@@ -409,17 +410,26 @@ CONFIG proxy.config.http.insert_response_via_str INT 0
             out.close()
             if wait_port(self.port, proc=self.proc):
                 return self
+            tries.append("port %d: %s" % (
+                self.port, "exited with status %s" % self.proc.returncode
+                if self.proc.poll() is not None else "no answer in 30 s"))
             self.stop()
             self.port = h.free_port()
-        raise AssertionError("%s did not start; its output:\n%s"
-                             % (self.name, self.output()))
+        raise AssertionError("%s did not start (%s); its output:\n%s"
+                             % (self.name, "; ".join(tries), self.output()))
 
     def output(self):
-        try:
-            with open(self.log, errors="replace") as f:
-                return f.read()[-4000:]
-        except OSError:
-            return ""
+        """What the cache printed, its exit status, and its own error
+        log (nginx writes start-up errors there once it read its
+        configuration)."""
+        text = ""
+        for path in (self.log, os.path.join(self.root, "error.log")):
+            try:
+                with open(path, errors="replace") as f:
+                    text += "--- %s\n%s" % (path, f.read()[-4000:])
+            except OSError:
+                pass
+        return text
 
     def stop(self):
         if self.proc is None:
