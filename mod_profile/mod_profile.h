@@ -8,6 +8,8 @@
  *   mod_profile_config.c  directives, per-directory configuration, merge
  *   mod_profile_reload.c  loading data files; last good data across
  *                         restarts; what a restart logs
+ *   mod_profile_unchanged.c  whether a file still holds the bytes its
+ *                         store was loaded from
  *   mod_profile_status.c  the status model: what is served, since when,
  *                         how it loaded, where each file is used
  *   mod_profile_status_views.c  server-status, the profile-status
@@ -109,6 +111,20 @@ typedef struct {
 /* Fills *out for data file `path`; 0 when no good load of it is kept. */
 int profile_reload_times(profile_load_times_t *out, const char *path,
                          server_rec *s);
+
+/* mod_profile_unchanged.c */
+#define PROFILE_BUILD_LEN 128
+/* Which build of this module runs (its .so's path, device, inode, size
+ * and times), into out[len]; "" where that cannot be known. */
+void profile_module_build(char *out, apr_size_t len, apr_pool_t *ptemp);
+/* Non-zero when loading the file at `path` again, as `opts` say, with
+ * this build `build`, would give `st`, which build `st_build` loaded:
+ * the file holds the same bytes (size and MD5) and the options that
+ * shape a store match.  Sets *mtime to the file's modification time. */
+int profile_file_unchanged(const profile_store_t *st, const char *st_build,
+                           const char *path, const char *build,
+                           const profile_load_opts_t *opts,
+                           apr_time_t *mtime, apr_pool_t *ptemp);
 
 /* mod_profile_status.c: the status model */
 #define PROFILE_STATUS_HANDLER "profile-status"

@@ -18,21 +18,14 @@
  * the file stays bad.
  *
  * A restart that finds a file holding the very bytes of its last good
- * load keeps that load: logrotate and certificate renewals restart the
- * server every day, and loading again would give the same store at the
- * cost of parsing, rendering and compressing it all (PROFILE0006 says
- * "unchanged, kept").  The bytes are compared by their MD5, never by the
- * file's times: a same-size edit whose modification time was reset
- * (cp -p, rsync -t, tar, touch -r) or fell within the file system's
- * time granularity must still be loaded.
+ * load keeps that load (PROFILE0006 says "unchanged, kept"): logrotate
+ * and certificate renewals restart the server every day.  Whether the
+ * bytes are the same is mod_profile_unchanged.c's to say.
  *
  * Nothing kept in the process pool points into this module's .so, which
  * httpd unloads at every restart.
  */
 #include <string.h>
-#if !defined(WIN32)
-#include <dlfcn.h>              /* dladdr */
-#endif
 #if defined(__GLIBC__)
 #include <malloc.h>             /* malloc_trim */
 #endif
@@ -43,7 +36,6 @@
 #include "http_main.h"
 #include "http_core.h"
 
-#include <apr_md5.h>
 #include <apr_strings.h>
 
 #include "mod_profile.h"
@@ -63,7 +55,7 @@ typedef struct {
     apr_interval_time_t loaded_in;  /* the last load, to be logged */
     int kept;                       /* the last restart kept the store */
     apr_interval_time_t checked_in; /* ... after comparing in this time */
-    char build[128];                /* module_build() of the store */
+    char build[PROFILE_BUILD_LEN];  /* profile_module_build() of its store */
 } holder_t;
 
 /* The key names the layout of holder_t: a restart into a build of the
@@ -71,8 +63,6 @@ typedef struct {
  * holders (it starts a registry of its own; the old one's data stays
  * until httpd stops). */
 #define REGISTRY_KEY "mod_profile:last-good:2"
-/* How much of a data file is read at a time to compare it. */
-#define COMPARE_CHUNK (128 * 1024)
 
 static apr_hash_t *registry(apr_pool_t *ppool)
 {
@@ -127,79 +117,6 @@ static void trim_heap(void)
 #if defined(__GLIBC__)
     malloc_trim(0);
 #endif
-}
-
-/* Which build of this module runs: the device, inode, size and time of
- * its .so ("" where that cannot be known).  httpd loads the .so afresh at
- * every restart, and an upgrade may have replaced it: a store that
- * another build rendered may differ in its bytes or its layout, so it
- * is never kept as unchanged data. */
-static void module_build(char *out, apr_size_t len, apr_pool_t *ptemp)
-{
-#if !defined(WIN32)
-    Dl_info info;
-    apr_finfo_t fi;
-
-    if (dladdr((void *)&profile_module, &info) != 0
-        && info.dli_fname != NULL
-        && apr_stat(&fi, info.dli_fname, APR_FINFO_DEV | APR_FINFO_INODE
-                    | APR_FINFO_SIZE | APR_FINFO_MTIME | APR_FINFO_CTIME,
-                    ptemp) == APR_SUCCESS) {
-        apr_snprintf(out, len, "%s %lu:%lu:%" APR_OFF_T_FMT ":%"
-                     APR_TIME_T_FMT ":%" APR_TIME_T_FMT, info.dli_fname,
-                     (unsigned long)fi.device, (unsigned long)fi.inode,
-                     fi.size, fi.mtime, fi.ctime);
-        return;
-    }
-#endif
-    (void)ptemp;
-    out[0] = '\0';
-}
-
-/* Non-zero when loading the file again would give h->store: the file
- * holds exactly the bytes it was loaded from (the same size and MD5,
- * read in slices: no copy of the file), this build of the module loaded
- * it, with the coded forms this configuration wants, and the file is
- * within this configuration's size limit. */
-static int unchanged(const holder_t *h, const char *path, const char *build,
-                     const profile_load_opts_t *opts, apr_time_t *mtime,
-                     apr_pool_t *ptemp)
-{
-    const profile_store_t *st = h->store;
-    unsigned char md5[APR_MD5_DIGESTSIZE];
-    apr_md5_ctx_t ctx;
-    apr_file_t *f;
-    apr_finfo_t fi;
-    apr_status_t rv;
-    apr_size_t n;
-    char *buf;
-    int same = 0;
-
-    if (build[0] == '\0' || strcmp(build, h->build) != 0
-        || st->compressed != opts->compress
-        || (opts->max_size > 0 && (apr_off_t)st->size > opts->max_size)
-        || apr_file_open(&f, path, APR_FOPEN_READ | APR_FOPEN_BINARY,
-                         APR_OS_DEFAULT, ptemp) != APR_SUCCESS) {
-        return 0;
-    }
-    if (apr_file_info_get(&fi, APR_FINFO_TYPE | APR_FINFO_SIZE
-                          | APR_FINFO_MTIME, f)
-        == APR_SUCCESS && fi.filetype == APR_REG
-        && fi.size == (apr_off_t)st->size) {
-        buf = apr_palloc(ptemp, COMPARE_CHUNK);
-        apr_md5_init(&ctx);
-        do {
-            n = COMPARE_CHUNK;
-            rv = apr_file_read(f, buf, &n);
-            apr_md5_update(&ctx, buf, n);
-        } while (rv == APR_SUCCESS);
-        apr_md5_final(md5, &ctx);
-        /* (Bytes appended meanwhile change the MD5 too.) */
-        same = rv == APR_EOF && memcmp(md5, st->md5, sizeof(md5)) == 0;
-        *mtime = fi.mtime;
-    }
-    apr_file_close(f);
-    return same;
 }
 
 static const profile_use_t *first_use(const profile_data_t *d)
@@ -281,7 +198,8 @@ static void load(profile_data_t *d, holder_t *h, const char *build,
     opts.problems = apr_array_make(pconf, 4, sizeof(profile_data_problem_t));
     h->generation = ap_state_query(AP_SQ_CONFIG_GEN);
     if (h->store != NULL
-        && unchanged(h, d->path, build, &opts, &mtime, ptemp)) {
+        && profile_file_unchanged(h->store, h->build, d->path, build, &opts,
+                                  &mtime, ptemp)) {
         /* Last-Modified stays the file's modification time (CONTRACT
          * §5), which a touch moves; the bytes and ETags do not change.
          * The parent alone holds this store now: its children forked
@@ -382,14 +300,14 @@ int profile_load_all(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s)
     apr_pool_t *ppool = s->process->pool;
     int running = ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_CONFIG;
     apr_hash_index_t *hi;
-    char build[sizeof(((holder_t *)NULL)->build)];
+    char build[PROFILE_BUILD_LEN];
     int rv = OK;
 
     if (!running && stopping(ptemp)) {
         return OK;
     }
     if (running) {
-        module_build(build, sizeof(build), ptemp);
+        profile_module_build(build, sizeof(build), ptemp);
     }
     for (hi = files ? apr_hash_first(ptemp, files) : NULL; hi;
          hi = apr_hash_next(hi)) {
