@@ -193,6 +193,18 @@ def replay_requests():
 
 
 # ------------------------------------------------------------- caches
+def cache_env():
+    """The environment for a cache process: ours, without names that
+    differ from another only in case.  njs 0.7.9 (Debian 12's
+    libnginx-mod-http-js) makes nginx crash at start-up (SIGSEGV) when
+    the environment holds two such names, and `make check` exports
+    `srcdir` beside the harness's `SRCDIR`."""
+    seen = {}
+    for k in sorted(os.environ):
+        seen.setdefault(k.upper(), []).append(k)
+    return {k: v for k, v in os.environ.items() if len(seen[k.upper()]) == 1}
+
+
 def wait_port(port, timeout=30, proc=None):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -406,7 +418,8 @@ CONFIG proxy.config.http.insert_response_via_str INT 0
             self.proc = subprocess.Popen(self.argv, stdout=out,
                                          stderr=subprocess.STDOUT,
                                          stdin=subprocess.DEVNULL,
-                                         start_new_session=True)
+                                         start_new_session=True,
+                                         env=cache_env())
             out.close()
             if wait_port(self.port, proc=self.proc):
                 return self
