@@ -72,6 +72,15 @@ def make_httpd(workdir):
     return make
 
 
+# httpd's own lines that no module causes: the event MPM, stopping the
+# children of an earlier generation at a restart, may find a connection
+# in lingering close whose socket is already gone (AH03092, EBADF).  It
+# shows only under load, in the tests that restart servers.
+HTTPD_RESTART_NOISE = [re.compile(r"\(9\)Bad file descriptor: AH03092: "
+                                  r"process_lingering_close: "
+                                  r"apr_pollset_add failure")]
+
+
 @pytest.fixture(autouse=True)
 def error_log_guard(request):
     """Fails the test when any server's error log gained a [warn] (or
@@ -83,7 +92,7 @@ def error_log_guard(request):
     reports = earlier + h.sanitizer_reports()
     assert not reports, "sanitizer reports from httpd commands:\n" + \
         "\n".join(reports)
-    allowed = []
+    allowed = list(HTTPD_RESTART_NOISE)
     for m in request.node.iter_markers("allow_log"):
         allowed += [re.compile(p) for p in m.args]
     unexpected = []
