@@ -9,6 +9,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include <apr_date.h>
 #include <apr_getopt.h>
@@ -46,7 +47,20 @@ void pc_answer(profile_response_t *resp, const profile_store_t *store,
 
 static int print_field(void *out, const char *key, const char *val)
 {
-    fprintf(out, "%s: %s\r\n", key, val);
+    const char *c;
+
+    if (strcasecmp(key, "Vary") != 0) {
+        fprintf(out, "%s: %s\r\n", key, val);
+        return 1;
+    }
+    /* httpd rewrites Vary as its tokens joined by "," (fixup_vary()). */
+    fprintf(out, "%s: ", key);
+    for (c = val; *c != '\0'; c++) {
+        if (*c != ' ' && *c != '\t') {
+            fputc(*c, out);
+        }
+    }
+    fputs("\r\n", out);
     return 1;
 }
 

@@ -166,10 +166,7 @@ def assert_same_answer(mine, module, what):
     assert mine.status == module.status, what
     assert mine.body == module.body, what
     assert mine.etag == module.etag, what
-    got, want = fields(mine), fields(module)
-    assert got.pop("vary") and mine.tokens("vary") == module.tokens("vary")
-    want.pop("vary")
-    assert got == want, what
+    assert fields(mine) == fields(module), what
 
 
 class TestShow:
