@@ -295,15 +295,20 @@ def test_example_is_the_real_answer(api, B, doc, where, ex):
 # ------------------------------------------------------- misconfigured
 @pytest.fixture(scope="module")
 def unconfigured(make_httpd, data_files):
-    """A <LocationMatch> with SetHandler profile and no ProfileBasePath:
-    the base path cannot be known, so every request there is a 500
-    (README: PROFILE0001)."""
+    """Two misconfigurations where every request is a 500 (README:
+    PROFILE0001): a <LocationMatch> with SetHandler profile and no
+    ProfileBasePath, whose base path cannot be known, and a <Location>
+    with SetHandler profile where no ProfileData applies."""
     server = make_httpd("unconfigured", """\
 <LocationMatch "^/m/api/v1">
     Require all granted
     SetHandler profile
     ProfileData "{data}"
 </LocationMatch>
+<Location /n/api/v1>
+    Require all granted
+    SetHandler profile
+</Location>
 """.format(data=data_files["main"]))
     cp = server.start()
     assert cp.returncode == 0, cp.stderr
@@ -332,7 +337,10 @@ def unloaded(make_httpd, workdir):
 # where the contract says so), the response of the document that
 # describes it, and the base.
 BROKEN = {"unconfigured": (500, "InternalServerError", "/m/api/v1"),
+          "nodata": (500, "InternalServerError", "/n/api/v1"),
           "unloaded": (503, "ServiceUnavailable", "/u/api/v1")}
+SERVER_OF = {"unconfigured": "unconfigured", "nodata": "unconfigured",
+             "unloaded": "unloaded"}
 PREFLIGHT = {"Origin": "https://app.example",
              "Access-Control-Request-Method": "GET"}
 
@@ -379,7 +387,7 @@ class TestBrokenLocations:
     def test_answer_matches_the_document(self, request, which, doc, req):
         method, target, headers = req
         base = BROKEN[which][2]
-        server = request.getfixturevalue(which)
+        server = request.getfixturevalue(SERVER_OF[which])
         r = server.request(method, base + target, headers)
         assert r.status == broken_status(which, method), r
         problems = conformance(doc, method, route_of(target), r)
@@ -387,7 +395,7 @@ class TestBrokenLocations:
 
     def test_example_is_the_real_answer(self, request, which, doc):
         _, name, base = BROKEN[which]
-        r = request.getfixturevalue(which).get(base + "/profile")
+        r = request.getfixturevalue(SERVER_OF[which]).get(base + "/profile")
         ex = sc.resolve(doc, doc["components"]["responses"][name])
         ex = ex["content"]["application/json"]["examples"]["en"]
         assert r.json() == ex["value"]
@@ -447,7 +455,7 @@ def test_every_described_response_happens_and_is_valid(
         see(api, B, method, target, headers,
             send=lambda m, t, hd: http10(api, m, t, hd))
     for which in sorted(BROKEN):
-        server = unconfigured if which == "unconfigured" else unloaded
+        server = unloaded if which == "unloaded" else unconfigured
         for method, target, headers in BROKEN_REQUESTS:
             see(server, BROKEN[which][2], method, target, headers)
 
