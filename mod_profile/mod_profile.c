@@ -213,11 +213,13 @@ static int profile_handler(request_rec *r)
     req.origin = apr_table_get(r->headers_in, "Origin");
     req.acr_method = apr_table_get(r->headers_in,
                                    "Access-Control-Request-Method");
+    /* The instant of httpd's Date field. */
     req.now = r->request_time;
+    req.http10 = r->proto_num < HTTP_VERSION(1, 1);
 
     base = profile_api_base(conf);
-    if (conf->data != NULL && site.store == NULL && base != NULL
-        && profile_below(r->uri, base) != NULL) {
+    req.path = base != NULL ? profile_below(r->uri, base) : NULL;
+    if (conf->data != NULL && site.store == NULL && req.path != NULL) {
         /* Its file has no good load yet (ProfileBadData keep). */
         profile_api_unavailable(&resp, &site, &req, PROFILE_RETRY_AFTER,
                                 r->pool);
@@ -226,7 +228,6 @@ static int profile_handler(request_rec *r)
     if (site.store == NULL || base == NULL) {
         return unconfigured(r, conf, &site, &req);
     }
-    req.path = profile_below(r->uri, base);
 
     profile_api_answer(&resp, &site, &req, r->pool);
     if (resp.conditional) {

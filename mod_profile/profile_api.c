@@ -95,17 +95,24 @@ static void begin_response(profile_response_t *resp,
 
 /* Cache-Control, and Expires at the same instant: HTTP/1.0 caches read
  * it, and mod_expires, which would otherwise add a max-age of its own
- * to Cache-Control, leaves an answer that has one alone. */
+ * to Cache-Control, leaves an answer that has one alone.  Every answer
+ * is negotiated (Vary), which an HTTP/1.0 cache does not understand:
+ * to an HTTP/1.0 request Expires is the request time, httpd's Date
+ * (r->request_time), so such a cache stores no variant for everyone,
+ * as httpd's mod_negotiation does for negotiated answers to HTTP/1.0
+ * (r->no_cache).  Cache-Control, for HTTP/1.1 caches on the way, stays
+ * as it is. */
 static void cacheable(profile_response_t *resp, const profile_site_t *site,
                       const profile_request_t *req, apr_pool_t *p)
 {
     char *expires = apr_palloc(p, APR_RFC822_DATE_LEN);
+    apr_time_t until = req->http10 ? req->now
+                       : req->now + apr_time_from_sec(site->max_age);
 
     apr_table_setn(resp->headers, "Cache-Control", site->cache_control
                    ? site->cache_control
                    : apr_psprintf(p, "public, max-age=%d", site->max_age));
-    if (apr_rfc822_date(expires, req->now + apr_time_from_sec(site->max_age))
-        == APR_SUCCESS) {
+    if (apr_rfc822_date(expires, until) == APR_SUCCESS) {
         apr_table_setn(resp->headers, "Expires", expires);
     }
 }
@@ -376,18 +383,32 @@ void profile_api_unavailable(profile_response_t *resp,
                              const profile_request_t *req, int retry_after,
                              apr_pool_t *p)
 {
-    static const char *const builtin[] = {"en", "es"};
     profile_site_t none = *site;
     const char *lang, *body;
     apr_size_t len;
 
     none.store = NULL;
+    /* Without data the languages the API serves are unknown: the
+     * request's choice among those of the problem texts, English (the
+     * first) when it accepts none of them. */
+    lang = profile_problem_langs[profile_lang_choose(req->accept_language,
+                                                     profile_problem_langs,
+                                                     PROFILE_PROBLEM_NLANGS)];
+    if (req->method == PROFILE_M_OPTIONS) {
+        /* A preflight answered 503 is a CORS failure: the page would
+         * never see the 503 its real request gets. */
+        profile_api_answer(resp, &none, req, p);
+        apr_table_setn(resp->headers, "Content-Language", lang);
+        return;
+    }
     begin_response(resp, &none, req, p);
-    lang = builtin[profile_lang_choose(req->accept_language, builtin, 2)];
     body = profile_problem_render(&len, 503, PROFILE_MSG_UNAVAILABLE, NULL,
                                   lang, p);
     answer_problem(resp, &none, req, 503, body, len);
     apr_table_setn(resp->headers, "Content-Language", lang);
     apr_table_setn(resp->headers, "Retry-After",
                    apr_itoa(p, retry_after));
+    /* Retry-After is no CORS-safelisted response field. */
+    apr_table_setn(resp->headers, "Access-Control-Expose-Headers",
+                   "ETag, Retry-After");
 }

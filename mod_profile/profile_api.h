@@ -49,6 +49,8 @@ typedef struct {
     const char *origin;
     const char *acr_method;     /* Access-Control-Request-Method */
     apr_time_t now;             /* when the request arrived (Expires) */
+    int http10;                 /* an HTTP/1.0 request: its caches ignore
+                                 * Vary, so Expires is `now` (§5) */
 } profile_request_t;
 
 typedef struct {
@@ -72,8 +74,11 @@ void profile_api_answer(profile_response_t *resp, const profile_site_t *site,
 
 /* The answer of a section whose data file could not be loaded (CONTRACT
  * §9, ProfileBadData keep): a 503 problem, with CORS, no-store and
- * Retry-After, in the language the request prefers among those of the
- * problem texts. */
+ * Retry-After (exposed to pages beside ETag), in the language the
+ * request prefers among those of the problem texts (English when it
+ * accepts none of them).  OPTIONS, a CORS preflight or not, gets the
+ * 200 it gets with data (the CORS policy is the configuration's), its
+ * Content-Language chosen the same way. */
 void profile_api_unavailable(profile_response_t *resp,
                              const profile_site_t *site,
                              const profile_request_t *req, int retry_after,

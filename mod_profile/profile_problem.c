@@ -97,7 +97,12 @@ static const char *const query_reasons[NLANG][8] = {
      "este recurso no admite parámetros de consulta"}
 };
 
-static const char *const slot_names[NLANG] = {"en", "es"};
+const char *const profile_problem_langs[PROFILE_PROBLEM_NLANGS] = {
+    "en", "es"
+};
+/* One name per set of texts above. */
+typedef char profile_problem_nlangs_check[NLANG == PROFILE_PROBLEM_NLANGS
+                                          ? 1 : -1];
 
 static int lang_slot(const char *lang)
 {
@@ -106,7 +111,7 @@ static int lang_slot(const char *lang)
 
 const char *profile_problem_lang(const char *lang)
 {
-    return slot_names[lang_slot(lang)];
+    return profile_problem_langs[lang_slot(lang)];
 }
 
 static int title_slot(int status)

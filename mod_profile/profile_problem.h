@@ -24,6 +24,11 @@ typedef enum {
     PROFILE_MSG_UNAVAILABLE     /* the data file could not be loaded */
 } profile_msg_e;
 
+/* The languages of the problem texts, English (the default) first:
+ * what an answer without any data negotiates among (CONTRACT §9). */
+#define PROFILE_PROBLEM_NLANGS 2
+extern const char *const profile_problem_langs[PROFILE_PROBLEM_NLANGS];
+
 /* The language of the problem texts sent for the response language
  * `lang`: "en" or "es" (CONTRACT §7: an error's Content-Language names
  * the language of the text actually sent). */

@@ -86,6 +86,8 @@ def _is_503(r, lang="en"):
     assert r.header("Cache-Control") == "no-store"
     assert r.header("Retry-After") == "60"
     assert r.header("Access-Control-Allow-Origin") == "*"
+    assert r.tokens("Access-Control-Expose-Headers") == {"etag",
+                                                         "retry-after"}
     assert r.header("Content-Language") == lang
     body = r.json()
     assert body["status"] == 503
@@ -112,9 +114,12 @@ def test_keep_never_takes_the_server_down(make_httpd, workdir, sample, kind):
             _is_503(_get(server, "/api/v1" + route))
         _is_503(_get(server, "/api/v1/skills", {"Accept-Language": "es-MX"}),
                 "es")
-        _is_503(server.request("OPTIONS", "/api/v1/profile",
-                               {"Host": API, "Origin": "https://x.example",
-                                "Access-Control-Request-Method": "GET"}))
+        # A preflight still succeeds, so a page reads the 503.
+        r = server.request("OPTIONS", "/api/v1/profile",
+                           {"Host": API, "Origin": "https://x.example",
+                            "Access-Control-Request-Method": "GET"})
+        assert (r.status, r.body) == (200, b""), r
+        assert r.header("Access-Control-Max-Age") == "7200"
         assert "PROFILE0005" in server.read_log()
 
         # A good file and a graceful restart: served.
@@ -208,3 +213,108 @@ def test_refuse_fails_commands_but_keeps_a_running_server(
         server.pid = None
     finally:
         server.stop()
+
+
+# ------------------------------------------------- OPTIONS without data
+# CONTRACT §9 (revised 2026-11-24): below a base whose file never loaded,
+# OPTIONS gets the 200 of a loaded API (the CORS policy comes from the
+# configuration), so a browser's preflight succeeds and the page reads the
+# real request's 503, whose Retry-After it may read too.
+@pytest.fixture(scope="module")
+def half_loaded(make_httpd, workdir, sample):
+    """/api/v1 and /cors/api/v1 serve the sample; /bad/api/v1 and
+    /badcors/api/v1 have a file that was bad at start-up."""
+    d = os.path.join(workdir, "baddata-options")
+    os.makedirs(d)
+    os.chmod(d, 0o755)
+    good = h.write_json(os.path.join(d, "good.json"), sample)
+    bad = os.path.join(d, "bad.json")
+    _bad_shape(bad, sample)
+    cors = "    ProfileCORSOrigins https://a.example https://b.example\n"
+    server = make_httpd("baddata-options", "".join([
+        h.location("/api/v1", good), h.location("/bad/api/v1", bad),
+        h.location("/cors/api/v1", good, cors),
+        h.location("/badcors/api/v1", bad, cors)]))
+    cp = server.start()
+    assert cp.returncode == 0, cp.stderr
+    yield server
+    server.stop()
+
+
+def _fields(r):
+    """The header fields but the instants (Date, Expires)."""
+    return [(k, v) for k, v in r.headers
+            if k.lower() not in ("date", "expires")]
+
+
+OPTIONS_HEADERS = [
+    {},
+    {"Origin": "https://b.example"},
+    {"Origin": "https://b.example", "Access-Control-Request-Method": "GET",
+     "Access-Control-Request-Headers": "if-none-match"},
+    {"Origin": "https://c.example", "Access-Control-Request-Method": "GET"},
+]
+
+
+@pytest.mark.allow_log(r"PROFILE0005")
+@pytest.mark.parametrize("good_base,bad_base", [
+    ("/api/v1", "/bad/api/v1"), ("/cors/api/v1", "/badcors/api/v1")])
+@pytest.mark.parametrize("target", ["/profile", "/experience/nope", "/nope",
+                                    "/skills?q=", ""])
+@pytest.mark.parametrize("lang", ["es-MX", "en", None])
+def test_options_without_data_is_the_loaded_apis_200(
+        half_loaded, good_base, bad_base, target, lang):
+    for headers in OPTIONS_HEADERS:
+        if lang is not None:
+            headers = dict(headers, **{"Accept-Language": lang})
+        good = half_loaded.request("OPTIONS", good_base + target, headers)
+        r = half_loaded.request("OPTIONS", bad_base + target, headers)
+        assert (r.status, r.body) == (200, b""), (headers, r)
+        assert _fields(r) == _fields(good), headers
+        assert h.parse_http_date(r.header("Expires")) == \
+            h.parse_http_date(r.header("Date")) + 300
+        assert not r.has("Retry-After")
+
+
+@pytest.mark.allow_log(r"PROFILE0005")
+@pytest.mark.parametrize("lang,want", [("de", "en"), ("de, es;q=0.1", "es"),
+                                       ("fr-CA, en-GB", "en")])
+def test_options_without_data_speaks_the_modules_languages(half_loaded,
+                                                           lang, want):
+    """No data names the API's languages: English or Spanish, the
+    module's own, as the 503 chooses them; English when the request
+    accepts neither."""
+    headers = {"Accept-Language": lang, "Origin": "https://app.example",
+               "Access-Control-Request-Method": "GET"}
+    r = half_loaded.request("OPTIONS", "/bad/api/v1/metrics", headers)
+    assert r.status == 200
+    assert r.header("Content-Language") == want
+    assert "accept-language" in r.tokens("Vary")
+    r = half_loaded.get("/bad/api/v1/metrics", {"Accept-Language": lang})
+    _is_503(r, want)
+
+
+@pytest.mark.allow_log(r"PROFILE0005")
+@pytest.mark.parametrize("method,target", [
+    ("GET", "/profile"), ("HEAD", "/skills"), ("GET", "/nope"),
+    ("POST", "/profile"), ("GET", "/profile?x=1")])
+def test_503_lets_pages_read_retry_after(half_loaded, method, target):
+    r = half_loaded.request(method, "/bad/api/v1" + target,
+                            {"Origin": "https://app.example"})
+    assert r.status == 503, r
+    assert r.header("Retry-After") == "60"
+    assert r.header("Access-Control-Allow-Origin") == "*"
+    assert r.tokens("Access-Control-Expose-Headers") == {"etag",
+                                                         "retry-after"}
+    assert not r.has("Access-Control-Max-Age")
+    # A listed origin gets it echoed; an unlisted one none (CONTRACT §6).
+    r = half_loaded.request(method, "/badcors/api/v1" + target,
+                            {"Origin": "https://a.example"})
+    assert r.status == 503
+    assert r.header("Access-Control-Allow-Origin") == "https://a.example"
+    assert "origin" in r.tokens("Vary")
+    assert r.tokens("Access-Control-Expose-Headers") == {"etag",
+                                                         "retry-after"}
+    r = half_loaded.request(method, "/badcors/api/v1" + target,
+                            {"Origin": "https://c.example"})
+    assert r.status == 503 and not r.has("Access-Control-Allow-Origin")

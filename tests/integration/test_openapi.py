@@ -12,7 +12,17 @@ none, and none on HEAD).  Anything the document does not describe fails.
 
 Then: the examples in the document are the module's real answers to the
 requests they name (`x-request`), and every response the document lists
-for an operation is one the module really gives.
+for an operation is one the module really gives, and valid: each status
+of each operation (OPTIONS 200 and 500 both with and without the
+preflight fields) is produced by a real request to a running server -- the
+sample's API, an API whose data file was bad at start (503) and a location
+with `SetHandler profile` whose base cannot be known (500).
+
+The validator is this file's `conformance()` over python3-jsonschema
+(Draft 2020-12, every $ref resolved inside the document): Debian 12
+packages no validator of HTTP answers against an OpenAPI 3.1 document
+(python3-openapi-core is not packaged; libjson-validator-perl 5.14 and
+golang-github-getkin-kin-openapi-dev 0.110 read OpenAPI 3.0 only).
 """
 import gzip
 import os
@@ -246,37 +256,6 @@ class TestAnswersMatchTheDocument:
         assert "origin" in r.tokens("Vary")
 
 
-def test_every_described_response_happens(api, B, doc, sample):
-    """Each status the document lists for an operation (500 and 503
-    aside: see TestBrokenLocations) is one the module really gives for
-    it."""
-    seen = set()
-
-    def see(method, target, headers=None):
-        r = api.request(method, B + target, headers)
-        key, _ = describe(doc, method, route_of(target))
-        seen.add(key + (str(r.status),))
-
-    for method, target, headers in REQUESTS:
-        see(method, target, headers)
-    for route in h.all_routes(sample):
-        etag = api.get(B + route).etag
-        for method in ["GET", "HEAD"]:
-            see(method, route, {"If-None-Match": etag})
-            see(method, route, {"If-Match": '"x"'})
-            see(method, route + "?bad=1")
-    described = set()
-    for path, item in doc["paths"].items():
-        for op in ["get", "head", "options", "x-other-methods"]:
-            described |= {(path, op, st) for st in item[op]["responses"]}
-    for kind in ["options", "responses"]:
-        described |= {("x-unknown-paths", kind, st)
-                      for st in doc["x-unknown-paths"][kind]}
-    missing = sorted(k for k in described - seen
-                     if k[2] not in ("500", "503"))
-    assert not missing, "described, never given: %s" % missing
-
-
 # ------------------------------------------------------------ examples
 def _examples(doc):
     """(where, example) for every example with an x-request."""
@@ -316,15 +295,20 @@ def test_example_is_the_real_answer(api, B, doc, where, ex):
 # ------------------------------------------------------- misconfigured
 @pytest.fixture(scope="module")
 def unconfigured(make_httpd, data_files):
-    """A <LocationMatch> with SetHandler profile and no ProfileBasePath:
-    the base path cannot be known, so every request there is a 500
-    (README: PROFILE0001)."""
+    """Two misconfigurations where every request is a 500 (README:
+    PROFILE0001): a <LocationMatch> with SetHandler profile and no
+    ProfileBasePath, whose base path cannot be known, and a <Location>
+    with SetHandler profile where no ProfileData applies."""
     server = make_httpd("unconfigured", """\
 <LocationMatch "^/m/api/v1">
     Require all granted
     SetHandler profile
     ProfileData "{data}"
 </LocationMatch>
+<Location /n/api/v1>
+    Require all granted
+    SetHandler profile
+</Location>
 """.format(data=data_files["main"]))
     cp = server.start()
     assert cp.returncode == 0, cp.stderr
@@ -336,7 +320,8 @@ def unconfigured(make_httpd, data_files):
 @pytest.fixture(scope="module")
 def unloaded(make_httpd, workdir):
     """ProfileBadData keep (the default) and a data file that was bad at
-    start-up: every request below the base is a 503."""
+    start-up: every request below the base is a 503, but OPTIONS, which
+    gets its 200 (CONTRACT §9)."""
     path = os.path.join(workdir, "data", "unloaded.json")
     with open(path, "w") as f:
         f.write('{"languages": ["en", "es"], "profile": ')
@@ -348,31 +333,153 @@ def unloaded(make_httpd, workdir):
     server.stop()
 
 
-# Servers whose every answer below the base is one error, the response of
-# the document that describes it, and the base.
+# Servers whose every answer below the base is one error (OPTIONS aside
+# where the contract says so), the response of the document that
+# describes it, and the base.
 BROKEN = {"unconfigured": (500, "InternalServerError", "/m/api/v1"),
+          "nodata": (500, "InternalServerError", "/n/api/v1"),
           "unloaded": (503, "ServiceUnavailable", "/u/api/v1")}
-REQS = [("GET", "/profile"), ("HEAD", "/experience/nope"),
-        ("OPTIONS", "/metrics"), ("POST", "/skills"), ("GET", "/nope")]
+SERVER_OF = {"unconfigured": "unconfigured", "nodata": "unconfigured",
+             "unloaded": "unloaded"}
+PREFLIGHT = {"Origin": "https://app.example",
+             "Access-Control-Request-Method": "GET"}
+
+
+def broken_status(which, method):
+    """What a broken server answers `method`: its error, or 200 to
+    OPTIONS below a base whose data never loaded (CONTRACT §9)."""
+    if which == "unloaded" and method == "OPTIONS":
+        return 200
+    return BROKEN[which][0]
+
+
+def _broken_requests(sample):
+    """(method, target, headers) for a broken location: every route, an
+    unknown record, an unknown path, a bad query; GET, HEAD, OPTIONS with
+    and without the preflight fields, another method."""
+    out = []
+    others = ["POST", "PUT", "DELETE", "PATCH", "FOO"]
+    targets = h.all_routes(sample) + [
+        "/experience/nope", "/case-studies/nope", "/nope", "", "/skills/",
+        "/skills?q=", "/profile?x=1"]
+    for lang in LANGS:
+        al = {"Accept-Language": lang}
+        for i, t in enumerate(targets):
+            for method in ["GET", "HEAD", "OPTIONS"]:
+                out.append((method, t, al))
+            out.append(("OPTIONS", t, dict(al, **PREFLIGHT)))
+            out.append((others[i % len(others)], t, al))
+        out.append(("GET", "/profile", dict(
+            al, Accept="application/problem+json")))
+        out.append(("GET", "/profile", dict(al, **{"If-None-Match": "*"})))
+        out.append(("GET", "/metrics", dict(al, Origin="https://a.example")))
+    return out
+
+
+BROKEN_REQUESTS = _broken_requests(h.load_data(h.SAMPLE_DATA))
 
 
 @pytest.mark.allow_log(r"PROFILE0001", r"PROFILE0005")
 @pytest.mark.parametrize("which", sorted(BROKEN))
 class TestBrokenLocations:
-    @pytest.mark.parametrize("lang", LANGS)
-    @pytest.mark.parametrize("method,target", REQS)
-    def test_error_matches_the_document(self, request, which, doc, lang,
-                                        method, target):
-        status, _, base = BROKEN[which]
-        server = request.getfixturevalue(which)
-        r = server.request(method, base + target, {"Accept-Language": lang})
-        assert r.status == status, r
-        problems = conformance(doc, method, target, r)
+    @pytest.mark.parametrize("req", BROKEN_REQUESTS,
+                             ids=[_id(r) for r in BROKEN_REQUESTS])
+    def test_answer_matches_the_document(self, request, which, doc, req):
+        method, target, headers = req
+        base = BROKEN[which][2]
+        server = request.getfixturevalue(SERVER_OF[which])
+        r = server.request(method, base + target, headers)
+        assert r.status == broken_status(which, method), r
+        problems = conformance(doc, method, route_of(target), r)
         assert not problems, "\n".join(problems)
 
     def test_example_is_the_real_answer(self, request, which, doc):
         _, name, base = BROKEN[which]
-        r = request.getfixturevalue(which).get(base + "/profile")
+        r = request.getfixturevalue(SERVER_OF[which]).get(base + "/profile")
         ex = sc.resolve(doc, doc["components"]["responses"][name])
         ex = ex["content"]["application/json"]["examples"]["en"]
         assert r.json() == ex["value"]
+
+
+# ------------------------------------------------------------ coverage
+def options_kind(method, headers):
+    """The two kinds of OPTIONS answer the document tells apart: a
+    preflight's (Access-Control-Allow-Methods and friends) and any other
+    (Access-Control-Expose-Headers)."""
+    if method != "OPTIONS":
+        return None
+    names = {k.lower() for k in headers or {}}
+    return "preflight" if {"origin", "access-control-request-method"} \
+        <= names else "plain"
+
+
+def http10(server, method, target, headers=None):
+    """One HTTP/1.0 request on a raw socket."""
+    req = "%s %s HTTP/1.0\r\nHost: 127.0.0.1:%d\r\n" % (method, target,
+                                                        server.port)
+    req += "".join("%s: %s\r\n" % kv for kv in (headers or {}).items())
+    raw = h.raw_exchange(server.port, (req + "\r\n").encode("ascii"))
+    return h.parse_response(raw, dechunk=False)
+
+
+@pytest.mark.allow_log(r"PROFILE0001", r"PROFILE0005")
+def test_every_described_response_happens_and_is_valid(
+        api, B, doc, sample, unconfigured, unloaded):
+    """Each status the document lists for each operation is one a real
+    request gets from a running server, and those answers are valid
+    against the document: OPTIONS 200 and 500 each as a preflight and as
+    a plain OPTIONS."""
+    seen = set()
+    problems = []
+
+    def see(server, base, method, target, headers=None, send=None):
+        r = (send or server.request)(method, base + target, headers)
+        key, _ = describe(doc, method, route_of(target))
+        kind = options_kind(method, headers)
+        seen.add(key + (str(r.status),) + ((kind,) if kind else ()))
+        problems.extend(conformance(doc, method, route_of(target), r))
+
+    for method, target, headers in REQUESTS:
+        see(api, B, method, target, headers)
+    for route in h.all_routes(sample):
+        etag = api.get(B + route).etag
+        for method in ["GET", "HEAD"]:
+            see(api, B, method, route, {"If-None-Match": etag})
+            see(api, B, method, route, {"If-Match": '"x"'})
+            see(api, B, method, route + "?bad=1")
+    # HTTP/1.0 (Expires = Date): the same fields, the same document.
+    for method, target, headers in [
+            ("GET", "/profile", {}), ("HEAD", "/metrics", {}),
+            ("GET", "/skills", {"If-None-Match": "*"}),
+            ("OPTIONS", "/nope", PREFLIGHT), ("GET", "/nope", {})]:
+        see(api, B, method, target, headers,
+            send=lambda m, t, hd: http10(api, m, t, hd))
+    for which in sorted(BROKEN):
+        server = unloaded if which == "unloaded" else unconfigured
+        for method, target, headers in BROKEN_REQUESTS:
+            see(server, BROKEN[which][2], method, target, headers)
+
+    described = set()
+    for path, item in doc["paths"].items():
+        for op in ["get", "head", "options", "x-other-methods"]:
+            for st in item[op]["responses"]:
+                if op == "options":
+                    described |= {(path, op, st, kind)
+                                  for kind in ("preflight", "plain")}
+                else:
+                    described.add((path, op, st))
+    for kind in ["options", "responses"]:
+        for st in doc["x-unknown-paths"][kind]:
+            if kind == "options":
+                described |= {("x-unknown-paths", kind, st, k)
+                              for k in ("preflight", "plain")}
+            else:
+                described.add(("x-unknown-paths", kind, st))
+    missing = sorted(described - seen)
+    extra = sorted(seen - described)
+    report = problems[:50]
+    if missing:
+        report.append("described, never given: %s" % missing)
+    if extra:
+        report.append("given, not described: %s" % extra)
+    assert not report, "\n".join(report)

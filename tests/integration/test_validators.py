@@ -317,3 +317,77 @@ class TestCachingHeaders:
                                        headers):
         r = api.request(method, B + target, headers)
         assert r.header("X-Content-Type-Options") == "nosniff", r
+
+
+# CONTRACT §5 (revised 2026-11-24): Expires to HTTP/1.0 requests.
+def http10(server, method, target, headers=None):
+    """One HTTP/1.0 request on a raw socket (the server closes after
+    the answer)."""
+    req = "%s %s HTTP/1.0\r\nHost: 127.0.0.1:%d\r\n" % (method, target,
+                                                        server.port)
+    req += "".join("%s: %s\r\n" % kv for kv in (headers or {}).items())
+    raw = h.raw_exchange(server.port, (req + "\r\n").encode("ascii"))
+    return h.parse_response(raw, dechunk=False)
+
+
+class TestExpiresForHTTP10:
+    """Every answer is negotiated (Vary), which HTTP/1.0 caches ignore:
+    to an HTTP/1.0 request Expires equals Date, as httpd's
+    mod_negotiation does, so such a cache serves no one language or
+    coding to everyone.  Cache-Control, for HTTP/1.1 caches on the way,
+    is unchanged."""
+    CASES = [
+        ("GET", "/metrics", {"Accept-Language": "es"}, 200),
+        ("GET", "/skills?q=linux", {}, 200),
+        ("GET", "/profile", {"Accept-Encoding": "gzip, br"}, 200),
+        ("HEAD", "/experience/norteverde-platform-lead", {}, 200),
+        ("GET", "/profile", {"If-None-Match": "*"}, 304),
+        ("GET", "/profile", {"If-Modified-Since":
+                             h.http_date(h.DATA_MTIME)}, 304),
+        ("OPTIONS", "/nope", {}, 200),
+        ("OPTIONS", "/experience/nope", {
+            "Origin": "https://app.example",
+            "Access-Control-Request-Method": "GET"}, 200),
+    ]
+
+    @pytest.mark.parametrize("method,target,headers,status", CASES)
+    def test_http10_expires_is_date(self, api, B, method, target, headers,
+                                    status):
+        r = http10(api, method, B + target, headers)
+        assert r.status == status, r
+        assert r.header_all("Expires") == r.header_all("Date"), r
+        assert r.header("Cache-Control") == "public, max-age=300"
+        assert "accept-language" in r.tokens("Vary")
+
+    @pytest.mark.parametrize("method,target,headers,status", CASES)
+    def test_http11_expires_is_date_plus_max_age(self, api, B, method,
+                                                 target, headers, status):
+        r = api.request(method, B + target, headers)
+        assert r.status == status, r
+        assert h.parse_http_date(r.header("Expires")) == \
+            h.parse_http_date(r.header("Date")) + 300, r
+
+    def test_http10_with_its_own_max_age(self, api):
+        r = http10(api, "GET", "/nested/api/v1/metrics")
+        assert r.status == 200
+        assert r.header("Cache-Control") == "public, max-age=60"
+        assert r.header_all("Expires") == r.header_all("Date")
+
+    def test_http10_answer_is_the_http11_answer(self, api, B, sample):
+        """Only Expires differs: the same body, ETag and other fields."""
+        skip = {"date", "expires", "connection", "keep-alive"}
+        for route in h.all_routes(sample):
+            a = http10(api, "GET", B + route, {"Accept-Language": "es"})
+            b = api.get(B + route, {"Accept-Language": "es"})
+            assert (a.status, a.body) == (b.status, b.body), route
+            assert [(k, v) for k, v in a.headers if k.lower() not in skip] \
+                == [(k, v) for k, v in b.headers if k.lower() not in skip], \
+                route
+
+    @pytest.mark.parametrize("method,target", [
+        ("GET", "/nope"), ("GET", "/skills?q="), ("DELETE", "/skills")])
+    def test_http10_errors_stay_no_store(self, api, B, method, target):
+        r = http10(api, method, B + target)
+        assert 400 <= r.status < 500
+        assert r.header("Cache-Control") == "no-store"
+        assert not r.has("Expires")

@@ -1611,6 +1611,136 @@ static void unavailable_is_503_with_cors_and_retry_after(void **state)
     json_decref(body);
 }
 
+/* Every field of `want` is in `got` with the same value, and `got` has
+ * no other: the same header table, field by field. */
+typedef struct {
+    const apr_table_t *other;
+    const char *diff;
+    apr_pool_t *p;
+} same_ctx_t;
+
+static int same_field(void *ctx, const char *key, const char *value)
+{
+    same_ctx_t *c = ctx;
+    const char *v = apr_table_get(c->other, key);
+
+    if (v == NULL || strcmp(v, value) != 0) {
+        c->diff = apr_psprintf(c->p, "%s: \"%s\" against \"%s\"", key,
+                               value, v ? v : "(none)");
+        return 0;
+    }
+    return 1;
+}
+
+#define assert_same_headers(a, b, p) do {                                  \
+        same_ctx_t c1_ = {(b)->headers, NULL, (p)};                        \
+        same_ctx_t c2_ = {(a)->headers, NULL, (p)};                        \
+        apr_table_do(same_field, &c1_, (a)->headers, NULL);                \
+        apr_table_do(same_field, &c2_, (b)->headers, NULL);                \
+        if (c1_.diff || c2_.diff) {                                        \
+            print_error("%s\n", c1_.diff ? c1_.diff : c2_.diff);          \
+        }                                                                  \
+        assert_null(c1_.diff);                                             \
+        assert_null(c2_.diff);                                             \
+        assert_int_equal(apr_table_elts((a)->headers)->nelts,             \
+                         apr_table_elts((b)->headers)->nelts);            \
+    } while (0)
+
+static void unavailable_503_exposes_retry_after_to_pages(void **state)
+{
+    apr_pool_t *p = *state;
+    profile_site_t s = site_list(p);
+    profile_request_t r = get(p, "/nope");
+    profile_response_t resp;
+
+    r.origin = "https://a.example";
+    memset(&resp, 0, sizeof(resp));
+    profile_api_unavailable(&resp, &s, &r, 60, p);
+    assert_int_equal(resp.status, 503);
+    assert_hdr(&resp, "Access-Control-Allow-Origin", "https://a.example");
+    assert_hdr(&resp, "Access-Control-Expose-Headers", "ETag, Retry-After");
+    assert_vary(&resp, "Origin", p);
+    /* Not a preflight: no preflight fields. */
+    r.method = PROFILE_M_OTHER;
+    r.method_name = "POST";
+    r.acr_method = "POST";
+    profile_api_unavailable(&resp, &s, &r, 60, p);
+    assert_int_equal(resp.status, 503);
+    assert_hdr(&resp, "Access-Control-Expose-Headers", "ETag, Retry-After");
+    assert_no_hdr(&resp, "Access-Control-Allow-Methods");
+}
+
+/* CONTRACT §9 (revised 2026-11-24): a preflight to a section whose data
+ * never loaded is the preflight of a loaded section, so a page gets to
+ * read the real request's 503. */
+static void unavailable_options_is_the_200_a_loaded_api_gives(void **state)
+{
+    static const char *const targets[] = {
+        "/profile", "/experience/no-such-id", "/nope", "/skills?q=",
+    };
+    static const char *const langs[] = {"es-MX", "en", NULL, "de, es;q=0.2"};
+    apr_pool_t *p = *state;
+    size_t i, l;
+    int kind, list;
+
+    for (list = 0; list < 2; list++) {
+        profile_site_t s = list ? site_list(p) : site_star();
+
+        for (kind = 0; kind < 3; kind++) {
+            for (i = 0; i < sizeof(targets) / sizeof(targets[0]); i++) {
+                for (l = 0; l < sizeof(langs) / sizeof(langs[0]); l++) {
+                    profile_request_t r = request(p, PROFILE_M_OPTIONS,
+                                                  "OPTIONS", targets[i]);
+                    profile_response_t loaded, unloaded;
+
+                    r.accept_language = langs[l];
+                    r.origin = kind > 0 ? "https://b.example" : NULL;
+                    r.acr_method = kind > 1 ? "GET" : NULL;
+                    r.now = apr_time_from_sec(1614834367);
+                    loaded = answer(p, &s, &r);
+                    memset(&unloaded, 0, sizeof(unloaded));
+                    profile_api_unavailable(&unloaded, &s, &r, 60, p);
+                    assert_int_equal(unloaded.status, 200);
+                    assert_int_equal(unloaded.len, 0);
+                    assert_null(unloaded.content_type);
+                    assert_string_equal(unloaded.route ? unloaded.route : "",
+                                        loaded.route ? loaded.route : "");
+                    assert_no_hdr(&unloaded, "Retry-After");
+                    /* The sample's languages are the problem texts'. */
+                    assert_same_headers(&loaded, &unloaded, p);
+                }
+            }
+        }
+    }
+}
+
+/* Without data the default language is unknown: the problem texts'
+ * first, English, unless the request accepts Spanish. */
+static void unavailable_options_language_is_the_problem_texts(void **state)
+{
+    apr_pool_t *p = *state;
+    profile_site_t s = site_star();
+    profile_request_t r = request(p, PROFILE_M_OPTIONS, "OPTIONS",
+                                  "/profile");
+    profile_response_t resp;
+
+    r.origin = "https://app.example";
+    r.acr_method = "GET";
+    memset(&resp, 0, sizeof(resp));
+    r.accept_language = "de, fr;q=0.5";
+    profile_api_unavailable(&resp, &s, &r, 60, p);
+    assert_int_equal(resp.status, 200);
+    assert_hdr(&resp, "Content-Language", "en");
+    assert_hdr(&resp, "Access-Control-Max-Age", "7200");
+    r.accept_language = "de, es;q=0.1";
+    profile_api_unavailable(&resp, &s, &r, 60, p);
+    assert_hdr(&resp, "Content-Language", "es");
+    /* A store of other languages is not looked at: there is none. */
+    r.accept_language = "en;q=0, *";
+    profile_api_unavailable(&resp, &s, &r, 60, p);
+    assert_hdr(&resp, "Content-Language", "es");
+}
+
 /* ------------------------------------------- Expires and languages */
 
 static void expires_is_request_time_plus_max_age(void **state)
@@ -1628,6 +1758,53 @@ static void expires_is_request_time_plus_max_age(void **state)
     assert_no_hdr(&resp, "Expires");
 }
 
+/* CONTRACT §5 (revised 2026-11-24): HTTP/1.0 caches ignore Vary. */
+static void http10_expires_is_the_request_time(void **state)
+{
+    static const char *const targets[] = {"/profile", "/skills?q=linux"};
+    apr_pool_t *p = *state;
+    size_t i;
+
+    for (i = 0; i < sizeof(targets) / sizeof(targets[0]); i++) {
+        profile_request_t r = get(p, targets[i]);
+        profile_response_t resp;
+
+        r.now = apr_time_from_sec(1614834367) + 250000;  /* 05:06:07.25 */
+        r.http10 = 1;
+        resp = answer_star(p, &r);
+        assert_int_equal(resp.status, 200);
+        assert_hdr(&resp, "Expires", "Thu, 04 Mar 2021 05:06:07 GMT");
+        assert_hdr(&resp, "Cache-Control", "public, max-age=300");
+        r.http10 = 0;
+        resp = answer_star(p, &r);
+        assert_hdr(&resp, "Expires", "Thu, 04 Mar 2021 05:11:07 GMT");
+    }
+}
+
+static void http10_options_expires_is_the_request_time(void **state)
+{
+    apr_pool_t *p = *state;
+    profile_request_t r = request(p, PROFILE_M_OPTIONS, "OPTIONS",
+                                  "/nope");
+    profile_site_t s = site_star();
+    profile_response_t resp;
+
+    r.now = apr_time_from_sec(1614834367);
+    r.http10 = 1;
+    resp = answer_star(p, &r);
+    assert_hdr(&resp, "Expires", "Thu, 04 Mar 2021 05:06:07 GMT");
+    assert_hdr(&resp, "Cache-Control", "public, max-age=300");
+    memset(&resp, 0, sizeof(resp));
+    profile_api_unavailable(&resp, &s, &r, 60, p);
+    assert_hdr(&resp, "Expires", "Thu, 04 Mar 2021 05:06:07 GMT");
+    /* Errors stay no-store, without Expires. */
+    r = get(p, "/nope");
+    r.http10 = 1;
+    resp = answer_star(p, &r);
+    assert_int_equal(resp.status, 404);
+    assert_no_hdr(&resp, "Expires");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1637,7 +1814,12 @@ int main(void)
         UNIT_TEST(if_modified_since_at_or_after_last_modified_is_304),
         UNIT_TEST(satisfied_if_unmodified_since_rules_out_inm_304),
         UNIT_TEST(unavailable_is_503_with_cors_and_retry_after),
+        UNIT_TEST(unavailable_503_exposes_retry_after_to_pages),
+        UNIT_TEST(unavailable_options_is_the_200_a_loaded_api_gives),
+        UNIT_TEST(unavailable_options_language_is_the_problem_texts),
         UNIT_TEST(expires_is_request_time_plus_max_age),
+        UNIT_TEST(http10_expires_is_the_request_time),
+        UNIT_TEST(http10_options_expires_is_the_request_time),
         UNIT_TEST(get_of_each_route_serves_its_stored_body),
         UNIT_TEST(unfiltered_answers_come_in_the_accepted_coding),
         UNIT_TEST(each_language_has_its_own_coded_forms),
