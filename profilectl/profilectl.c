@@ -5,6 +5,7 @@
  * way the module does).  The commands are in pc_*.c; the manual is
  * profilectl.1.
  */
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +55,9 @@ static void usage(FILE *out)
     for (c = commands; c->name; c++) {
         fprintf(out, "  %s %s\n", pc_progname, c->usage);
     }
-    fprintf(out, "  %s help | --help | --version\n", pc_progname);
+    fprintf(out, "  %s COMMAND --help\n"
+            "  %s help | --help | --version | -V\n", pc_progname,
+            pc_progname);
 }
 
 apr_pool_t *pc_pool(void)
@@ -115,23 +118,45 @@ const profile_store_t *pc_load(const char *cmd, const char *path,
     return st;
 }
 
+/* "--help" among a command's arguments (before any "--"). */
+static int asks_help(int argc, char **argv)
+{
+    int i;
+
+    for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        if (strcmp(argv[i], "--help") == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const pc_command_t *c;
 
+    /* A file larger than RLIMIT_FSIZE is a write error (EFBIG) that the
+     * writer reports, not a signal that leaves its temporary file. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2 || strcmp(argv[1], "help") == 0
         || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? PC_EXIT_USAGE : PC_EXIT_OK;
+        return pc_stdout_done("help", argc < 2 ? PC_EXIT_USAGE
+                                               : PC_EXIT_OK);
     }
-    if (strcmp(argv[1], "--version") == 0) {
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
         printf("%s %s\n", pc_progname, PACKAGE_VERSION);
-        return PC_EXIT_OK;
+        return pc_stdout_done("--version", PC_EXIT_OK);
     }
     for (c = commands; c->name; c++) {
-        if (strcmp(argv[1], c->name) == 0) {
-            return c->run(argc - 1, argv + 1);
+        if (strcmp(argv[1], c->name) != 0) {
+            continue;
         }
+        if (asks_help(argc - 1, argv + 1)) {
+            printf("usage: %s %s\n", pc_progname, c->usage);
+            return pc_stdout_done(c->name, PC_EXIT_OK);
+        }
+        return pc_stdout_done(c->name, c->run(argc - 1, argv + 1));
     }
     fprintf(stderr, "%s: unknown command \"%s\"\n\n", pc_progname, argv[1]);
     usage(stderr);
