@@ -7,7 +7,8 @@
  * then the only problem) or "FILE: $.json.path: ...".  --json prints a
  * JSON array instead, one object per problem:
  * {"file","line","column","path","message"} (line and column null but
- * for syntax, path null for syntax and unreadable files).
+ * for syntax, path null for syntax and unreadable files).  A JSON Resume
+ * document is one problem saying so and how to import it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,7 +58,7 @@ int pc_cmd_check(int argc, char **argv)
         profile_load_opts_t opts = {.render = 0, .compress = 0,
                                     .max_size = 0, .problems = NULL};
         profile_store_t *unused = NULL;
-        const char *err = NULL;
+        const char *err = NULL, *hint;
         int k;
 
         opts.problems = apr_array_make(p, 8, sizeof(profile_data_problem_t));
@@ -66,6 +67,19 @@ int pc_cmd_check(int argc, char **argv)
             continue;
         }
         bad = 1;
+        /* A JSON Resume: one line saying so, not one per unknown key. */
+        if ((hint = pc_jsonresume_hint(file, p)) != NULL) {
+            profile_data_problem_t pr = {.line = 0, .column = 0,
+                                         .path = NULL, .text = hint};
+
+            if (as_json) {
+                json_array_append_new(all, problem_json(file, &pr));
+            }
+            else {
+                printf("%s: %s\n", file, hint);
+            }
+            continue;
+        }
         for (k = 0; k < opts.problems->nelts; k++) {
             const profile_data_problem_t *pr =
                 &APR_ARRAY_IDX(opts.problems, k, profile_data_problem_t);

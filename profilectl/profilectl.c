@@ -13,6 +13,7 @@
 
 #include <apr_general.h>
 #include <apr_strings.h>
+#include <jansson.h>
 
 #include "profilectl.h"
 #include "pc_jsonresume.h"
@@ -101,6 +102,30 @@ int pc_fail(const char *cmd, const char *fmt, ...)
     return PC_EXIT_USAGE;
 }
 
+const char *pc_jsonresume_hint(const char *path, apr_pool_t *p)
+{
+    json_t *doc = json_load_file(path, 0, NULL);
+    const char *schema;
+    int resume;
+
+    if (!json_is_object(doc) || json_object_get(doc, "languages") != NULL
+        || json_object_get(doc, "profile") != NULL) {
+        json_decref(doc);
+        return NULL;
+    }
+    schema = json_string_value(json_object_get(doc, "$schema"));
+    resume = json_object_get(doc, "basics") != NULL
+             || json_object_get(doc, "work") != NULL
+             || (schema != NULL && strstr(schema, "jsonresume") != NULL);
+    json_decref(doc);
+    if (!resume) {
+        return NULL;
+    }
+    return apr_psprintf(p, "a JSON Resume document, not a data file: make "
+                        "one with %s import-jsonresume %s -o profile.json",
+                        pc_progname, path);
+}
+
 const profile_store_t *pc_load(const char *cmd, const char *path,
                                apr_pool_t *p)
 {
@@ -110,6 +135,12 @@ const profile_store_t *pc_load(const char *cmd, const char *path,
     const char *err = NULL;
 
     if (profile_store_load(&st, &err, path, &opts, p) != APR_SUCCESS) {
+        const char *hint = pc_jsonresume_hint(path, p);
+
+        if (hint != NULL) {
+            pc_fail(cmd, "%s: %s", path, hint);
+            return NULL;
+        }
         fprintf(stderr, "%s\n", err);
         pc_fail(cmd, "%s cannot be loaded (%s check %s lists every "
                 "problem)", path, pc_progname, path);

@@ -46,9 +46,16 @@ apr_getopt_t *pc_getopt(int argc, char **argv, apr_pool_t *p);
 int pc_fail(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* One line, when `path` is a JSON Resume document rather than a data
+ * file (an object with basics or work, or a $schema naming jsonresume,
+ * and no languages or profile): what it is and how to import it; else
+ * NULL. */
+const char *pc_jsonresume_hint(const char *path, apr_pool_t *p);
+
 /* Loads `path` as the module does with ProfileCompression On (every
  * representation rendered, with its gzip and br forms).  On failure
- * prints the problems on stderr and returns NULL. */
+ * prints the problems (or pc_jsonresume_hint's line) on stderr and
+ * returns NULL. */
 const profile_store_t *pc_load(const char *cmd, const char *path,
                                apr_pool_t *p);
 
