@@ -81,12 +81,26 @@ apr_pool_t *pc_pool(void)
     return p;
 }
 
+/* apr_getopt's messages ("CMD: invalid option: -x") as every other:
+ * "profilectl CMD: ...". */
+static void getopt_error(void *arg, const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(arg, "%s ", pc_progname);
+    va_start(ap, fmt);
+    vfprintf(arg, fmt, ap);
+    va_end(ap);
+}
+
 apr_getopt_t *pc_getopt(int argc, char **argv, apr_pool_t *p)
 {
     apr_getopt_t *os;
 
     apr_getopt_init(&os, p, argc, (const char *const *)argv);
     os->interleave = 1;
+    os->errfn = getopt_error;
+    os->errarg = stderr;
     return os;
 }
 
