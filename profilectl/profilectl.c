@@ -116,14 +116,32 @@ int pc_fail(const char *cmd, const char *fmt, ...)
     return PC_EXIT_USAGE;
 }
 
+/* A data file's languages: a list of tags.  JSON Resume's "languages"
+ * is a list of objects (the languages one speaks). */
+static int data_languages(json_t *langs)
+{
+    json_t *v;
+    size_t i;
+
+    if (!json_is_array(langs) || json_array_size(langs) == 0) {
+        return 0;
+    }
+    json_array_foreach(langs, i, v) {
+        if (!json_is_string(v)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 const char *pc_jsonresume_hint(const char *path, apr_pool_t *p)
 {
     json_t *doc = json_load_file(path, 0, NULL);
     const char *schema;
     int resume;
 
-    if (!json_is_object(doc) || json_object_get(doc, "languages") != NULL
-        || json_object_get(doc, "profile") != NULL) {
+    if (!json_is_object(doc) || json_object_get(doc, "profile") != NULL
+        || data_languages(json_object_get(doc, "languages"))) {
         json_decref(doc);
         return NULL;
     }

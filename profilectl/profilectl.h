@@ -48,8 +48,8 @@ int pc_fail(const char *cmd, const char *fmt, ...)
 
 /* One line, when `path` is a JSON Resume document rather than a data
  * file (an object with basics or work, or a $schema naming jsonresume,
- * and no languages or profile): what it is and how to import it; else
- * NULL. */
+ * and neither a profile nor a data file's languages, a list of tags):
+ * what it is and how to import it; else NULL. */
 const char *pc_jsonresume_hint(const char *path, apr_pool_t *p);
 
 /* Loads `path` as the module does with ProfileCompression On (every
