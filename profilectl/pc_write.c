@@ -111,20 +111,20 @@ static int write_in_place(const char *cmd, const char *target,
 
 /* fsync of the directory that holds a renamed file, so that the rename
  * survives a crash.  Some file systems cannot sync a directory
- * (EINVAL): nothing more can be done there. */
+ * (EINVAL): nothing more can be done there.  0, or an errno. */
 static int sync_dir(const char *dir)
 {
-    int fd, rv = 0;
+    int fd, err = 0;
 
     fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) {
-        return -1;
+        return errno;
     }
     if (fsync(fd) != 0 && errno != EINVAL) {
-        rv = -1;
+        err = errno;
     }
     close(fd);
-    return rv;
+    return err;
 }
 
 int pc_write(const char *cmd, const char *target, const char *text,
@@ -249,9 +249,9 @@ int pc_write(const char *cmd, const char *target, const char *text,
                        strerror(err), exists ? "it is unchanged"
                                              : "nothing was written");
     }
-    if (sync_dir(dir) != 0) {
+    if ((err = sync_dir(dir)) != 0) {
         return pc_fail(cmd, "%s is written, but its directory %s cannot be "
-                       "synced: %s", target, dir, strerror(errno));
+                       "synced: %s", target, dir, strerror(err));
     }
     return PC_EXIT_OK;
 }
