@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <apr_general.h>
+#include <apr_getopt.h>
 #include <apr_hash.h>
 #include <apr_lib.h>
 #include <apr_pools.h>
@@ -23,6 +23,7 @@
 #include <jansson.h>
 
 #include "profile_store.h"
+#include "profilectl.h"
 #include "pc_jsonresume.h"
 #include "pc_jr.h"
 
@@ -276,13 +277,10 @@ static int import_langs(jr_import_t *im, const char *order)
     return 0;
 }
 
-static int import_usage(void)
-{
-    fprintf(stderr, "usage: profilectl import-jsonresume FILE... "
-            "[--lang-order LANG,LANG,...] [-o OUT]\n");
-    return 2;
-}
+#define IMPORT_USAGE "usage: %s import-jsonresume [--lang-order L1,L2,...] " \
+    "[-o OUT] RESUME.json..."
 
+/* Returns the exit status; the problem is im->c.err (not printed). */
 static int import_run(jr_import_t *im, const char *order, const char *out)
 {
     apr_pool_t *p = im->c.p;
@@ -292,21 +290,33 @@ static int import_run(jr_import_t *im, const char *order, const char *out)
     profile_load_opts_t opts = {.render = 0};
     profile_store_t *store;
     const char *msg, *list;
+    const char *inputs[JR_MAX_LANGS + 1];
     char *buf = NULL;
-    int l, rv = -1;
+    int l, rv = PC_EXIT_PROBLEMS;
 
+    for (l = 0; l < im->n; l++) {
+        inputs[l] = im->files[l];
+    }
+    inputs[im->n] = NULL;
     if (import_langs(im, order) < 0) {
-        return -1;
+        return PC_EXIT_USAGE;
     }
     for (l = 0; l < im->n; l++) {
         im->docs[l] = json_load_file(im->files[l], JSON_REJECT_DUPLICATES,
                                      &jerr);
         if (im->docs[l] == NULL) {
-            return pc_jr_fail(&im->c, "%s:%d:%d: %s", im->files[l], jerr.line,
-                              jerr.column, jerr.text);
+            /* jansson's line is -1 when the file cannot be read. */
+            if (jerr.line < 1) {
+                pc_jr_fail(&im->c, "%s", jerr.text);
+            }
+            else {
+                pc_jr_fail(&im->c, "%s:%d:%d: %s", im->files[l], jerr.line,
+                           jerr.column, jerr.text);
+            }
+            return PC_EXIT_USAGE;
         }
         if (pc_jr_check_doc(im, l) < 0) {
-            return -1;
+            return PC_EXIT_PROBLEMS;
         }
         basics[l] = json_object_get(im->docs[l], "basics");
     }
@@ -345,7 +355,7 @@ static int import_run(jr_import_t *im, const char *order, const char *out)
                    "profilectl): %s", msg);
         goto leave;
     }
-    if (pc_jr_write_json(&im->c, doc, out) < 0) {
+    if ((rv = pc_jr_write_json(&im->c, doc, out, inputs)) != PC_EXIT_OK) {
         goto leave;
     }
     if (im->dropped->nelts) {
@@ -354,7 +364,6 @@ static int import_run(jr_import_t *im, const char *order, const char *out)
         pc_jr_note(&im->c, apr_psprintf(p, "not imported (the data file has "
                                         "no place for them): %s", list));
     }
-    rv = 0;
 leave:
     free(buf);
     json_decref(doc);
@@ -363,52 +372,49 @@ leave:
 
 int pc_cmd_import_jsonresume(int argc, char **argv)
 {
+    static const apr_getopt_option_t options[] = {
+        {"lang-order", 256, 1, "the languages of the files, in order"},
+        {"output", 'o', 1, "the data file to write (-: standard output)"},
+        /* --strict sets im.strict; the mapping decides what it refuses. */
+        {"strict", 257, 0, "refuse what the mapping would drop"},
+        {NULL, 0, 0, NULL}
+    };
     jr_import_t im;
-    const char *order = NULL, *out = NULL, *v;
-    int i, missing = 0, rv, status;
+    apr_getopt_t *os;
+    apr_status_t rv;
+    const char *optarg, *order = NULL, *out = NULL;
+    int optch, i, status;
 
     memset(&im, 0, sizeof(im));
     im.c.cmd = "import-jsonresume";
-    for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            import_usage();
-            return 0;
-        }
-        if ((v = pc_jr_option(argc, argv, &i, "--lang-order", &missing))) {
-            order = v;
-        }
-        else if ((v = pc_jr_option(argc, argv, &i, "-o", &missing))
-                 || (v = pc_jr_option(argc, argv, &i, "--output", &missing))) {
-            out = v;
-        }
-        else if (missing || (argv[i][0] == '-' && argv[i][1] != '\0')) {
-            fprintf(stderr, "profilectl %s: %s: %s\n", im.c.cmd,
-                    missing ? "option needs a value" : "unknown option",
-                    argv[i]);
-            return import_usage();
-        }
-        else if (im.n == JR_MAX_LANGS) {
-            fprintf(stderr, "profilectl %s: at most %d files\n", im.c.cmd,
-                    JR_MAX_LANGS);
-            return 2;
-        }
-        else {
-            im.files[im.n++] = argv[i];
+    im.c.p = pc_pool();
+    os = pc_getopt(argc, argv, im.c.p);
+    while ((rv = apr_getopt_long(os, options, &optch, &optarg))
+           == APR_SUCCESS) {
+        switch (optch) {
+        case 256: order = optarg; break;
+        case 'o': out = optarg; break;
+        case 257: im.strict = 1; break;
         }
     }
-    if (im.n == 0) {
-        return import_usage();
+    if (rv != APR_EOF || os->ind >= argc) {
+        return pc_fail(im.c.cmd, IMPORT_USAGE, pc_progname);
     }
-    apr_initialize();
-    apr_pool_create(&im.c.p, NULL);
+    if (argc - os->ind > JR_MAX_LANGS) {
+        return pc_fail(im.c.cmd, "at most %d files", JR_MAX_LANGS);
+    }
+    for (i = os->ind; i < argc; i++) {
+        im.files[im.n++] = os->argv[i];
+    }
     im.dropped = apr_array_make(im.c.p, 8, sizeof(const char *));
     im.dropped_seen = apr_hash_make(im.c.p);
-    rv = import_run(&im, order, out);
-    status = rv < 0 ? pc_jr_report(&im.c, 1) : 0;
+    status = import_run(&im, order, out);
+    if (status != PC_EXIT_OK && im.c.err != NULL) {
+        pc_fail(im.c.cmd, "%s", im.c.err);
+    }
     for (i = 0; i < im.n; i++) {
         json_decref(im.docs[i]);
     }
     apr_pool_destroy(im.c.p);
-    apr_terminate();
     return status;
 }

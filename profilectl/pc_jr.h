@@ -38,17 +38,15 @@ typedef struct {
 /* Sets c->err (the first problem) from fmt; returns -1. */
 int pc_jr_fail(jr_ctx_t *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* Prints c->err as the command's message; returns status. */
-int pc_jr_report(jr_ctx_t *c, int status);
 void pc_jr_note(jr_ctx_t *c, const char *msg);
-int pc_jr_write_json(jr_ctx_t *c, json_t *root, const char *out);
+/* Returns PC_EXIT_OK, or PC_EXIT_USAGE with the problem printed. */
+int pc_jr_write_json(jr_ctx_t *c, json_t *root, const char *out,
+                     const char *const *inputs);
 const char *pc_jr_str(json_t *obj, const char *key);
 void pc_jr_set_str(json_t *obj, const char *key, const char *s);
 /* The n items joined with sep. */
 const char *pc_jr_join(int n, const char **items, const char *sep,
                        apr_pool_t *p);
-const char *pc_jr_option(int argc, char **argv, int *i, const char *name,
-                         int *missing);
 
 /* ------------------------------------------------------------ dates */
 
@@ -83,6 +81,7 @@ typedef struct {
 typedef struct {
     jr_ctx_t c;
     int n;                      /* languages, one document each */
+    int strict;                 /* --strict */
     const char *langs[JR_MAX_LANGS];
     const char *files[JR_MAX_LANGS];
     json_t *docs[JR_MAX_LANGS];
