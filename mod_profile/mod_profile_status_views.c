@@ -39,6 +39,9 @@ static const char *text_of(const json_t *v, apr_pool_t *p)
     const char *s = "";
     size_t i;
 
+    if (v == NULL) {
+        return NULL;            /* a member the file's state lacks */
+    }
     switch (json_typeof(v)) {
     case JSON_STRING:
         return json_string_value(v);

@@ -405,6 +405,12 @@ def test_file_that_never_loaded_says_it_answers_503(make_httpd, workdir):
         assert f["loaded"] is None and f["loadedAt"] is None
         assert "records" not in f
         assert auto_lines(server)["ProfileUnavailable"] == "1"
+        # The page has the section, and the child serving it survives.
+        page = server.get("/server-status")
+        assert page.status == 200, page
+        assert "<b>no good data loaded: answering 503" \
+            in page.body.decode("utf-8")
+        assert server.get("/api/v1/profile").status == 503
     finally:
         server.stop()
 
