@@ -165,24 +165,25 @@ static int main_reachable(server_rec *main_s)
     return !covered || main_s->next == NULL;
 }
 
-/* The APIs of data file d, and what they decide for its loading. */
-static void file_apis(profile_data_t *d, server_rec *main_s, int main_too,
-                      apr_pool_t *pconf, apr_pool_t *ptemp)
+/* The APIs of data file d, and what they decide for its loading, on
+ * `servers` from the index `from` (in configuration order; index 0, the
+ * main server, where a connection can reach it). */
+static void file_apis(profile_data_t *d, apr_array_header_t *servers,
+                      int from, apr_pool_t *pconf, apr_pool_t *ptemp)
 {
     int i, j;
 
     for (i = 0; i < d->uses->nelts; i++) {
         const profile_use_t *u = APR_ARRAY_IDX(d->uses, i, profile_use_t *);
         const char *base = profile_api_base(u->conf);
-        server_rec *s;
 
-        /* A virtual host's sections are in its own lists only. */
-        for (s = u->s->is_virtual ? u->s : main_s; s != NULL;
-             s = u->s->is_virtual ? NULL : s->next) {
+        for (j = from; j < servers->nelts; j++) {
+            server_rec *s = APR_ARRAY_IDX(servers, j, server_rec *);
             const profile_dir_conf *eff;
             const char *at;
 
-            if (s == main_s && !main_too) {
+            /* A virtual host's sections are in its own lists only. */
+            if (u->s->is_virtual && s != u->s) {
                 continue;
             }
             eff = effective(s, base, u, ptemp);
@@ -208,15 +209,18 @@ void profile_apis_make(server_rec *main_s, apr_pool_t *pconf,
                        apr_pool_t *ptemp)
 {
     profile_mod_conf_t *mc = profile_mod_conf(NULL);
+    apr_array_header_t *servers = apr_array_make(ptemp, 8,
+                                                 sizeof(server_rec *));
     apr_hash_index_t *hi;
     server_rec *s;
-    int main_too = main_reachable(main_s), i;
+    int i, j;
 
     if (mc == NULL) {
         return;
     }
     /* The API base of ProfileData is the path of the <Location> it
-     * stands in, as httpd parsed it; elsewhere ProfileBasePath says it. */
+     * stands in, as httpd parsed it; elsewhere ProfileBasePath says it.
+     * (httpd lists the virtual hosts last first.) */
     for (s = main_s; s != NULL; s = s->next) {
         core_server_config *sconf =
             ap_get_core_module_config(s->module_config);
@@ -230,8 +234,17 @@ void profile_apis_make(server_rec *main_s, apr_pool_t *pconf,
                 set_bases(sect, path);
             }
         }
+        APR_ARRAY_PUSH(servers, server_rec *) = s;
     }
+    /* The virtual hosts in configuration order. */
+    for (i = 1, j = servers->nelts - 1; i < j; i++, j--) {
+        s = APR_ARRAY_IDX(servers, i, server_rec *);
+        APR_ARRAY_IDX(servers, i, server_rec *) =
+            APR_ARRAY_IDX(servers, j, server_rec *);
+        APR_ARRAY_IDX(servers, j, server_rec *) = s;
+    }
+    i = main_reachable(main_s) ? 0 : 1;
     for (hi = apr_hash_first(ptemp, mc->files); hi; hi = apr_hash_next(hi)) {
-        file_apis(apr_hash_this_val(hi), main_s, main_too, pconf, ptemp);
+        file_apis(apr_hash_this_val(hi), servers, i, pconf, ptemp);
     }
 }
