@@ -444,6 +444,108 @@ def test_file_that_never_loaded_says_it_answers_503(make_httpd, workdir):
         server.stop()
 
 
+# ------------------------------------------- every view in every state
+def check_views(server, path, state):
+    """The JSON status, ?auto, the HTML page and DUMP_PROFILES all answer
+    for a file in `state`, and agree on it; returns the JSON of the file."""
+    f = status_json(server)["data"][0]
+    assert (f["path"], f["state"]) == (path, state)
+    lines = auto_lines(server)
+    assert lines["ProfileData[0]Path"] == path
+    assert lines["ProfileData[0]State"] == state
+    assert (lines.get("ProfileData[0]StaleSince") == f["staleSince"]
+            if state == "stale" else "ProfileData[0]StaleSince" not in lines)
+    r = server.get("/server-status")
+    assert r.status == 200, r
+    page = r.body.decode("utf-8")
+    assert "<h3>%s</h3>" % path in page
+    assert f["message"].replace('"', "&quot;") in page
+    cp = server.ctl("-t", "-D", "DUMP_PROFILES")
+    assert cp.returncode == 0, cp.stderr
+    assert "    ProfileData %s (line" % path in cp.stdout
+    return f
+
+
+@pytest.mark.allow_log(r"PROFILE0003: ProfileData: .*/status-states/")
+def test_every_view_in_fresh_kept_and_stale_states(make_httpd, workdir):
+    path = os.path.join(_dir(workdir, "status-states"), "profile.json")
+    h.copy_data(MINIMAL_FILE, path)
+    server = make_httpd("status-states", "")
+    server.write_conf(h.load_modules("status") + STATUS
+                      + h.location("/api/v1", path))
+    server.start_checked()
+    try:
+        fresh = check_views(server, path, "fresh")
+        assert fresh["keptUnchanged"] is False
+        assert fresh["loadSeconds"] > 0 and fresh["loadedAt"]
+
+        # A restart that keeps the unchanged data keeps when and how fast
+        # it was loaded.
+        os.utime(path, (h.DATA_MTIME + 5, h.DATA_MTIME + 5))
+        pu.restart(server, "USR1")
+        kept = check_views(server, path, "fresh")
+        assert kept["keptUnchanged"] is True
+        assert kept["loadSeconds"] == fresh["loadSeconds"]
+        assert kept["loadedAt"] == fresh["loadedAt"]
+        assert kept["loaded"]["mtime"] == _iso(h.DATA_MTIME + 5)
+        assert status_json(server)["generation"] == 2
+
+        with open(path, "w") as f:
+            f.write("{")
+        pu.restart(server, "USR1")
+        stale = check_views(server, path, "stale")
+        assert stale["loadSeconds"] == fresh["loadSeconds"]
+        assert stale["loadedAt"] == fresh["loadedAt"]
+        assert stale["keptUnchanged"] is False
+    finally:
+        server.stop()
+
+
+@pytest.mark.allow_log(r"PROFILE0005: ProfileData: .*/status-never-views/")
+def test_every_view_of_a_file_that_never_loaded(make_httpd, workdir):
+    path = os.path.join(_dir(workdir, "status-never-views"), "profile.json")
+    with open(path, "w") as f:
+        f.write("{")
+    server = make_httpd("status-never-views", "")
+    server.write_conf(h.load_modules("status") + STATUS
+                      + h.location("/api/v1", path))
+    try:
+        assert server.start().returncode == 0
+        f = check_views(server, path, "unavailable")
+        assert f["loadSeconds"] is None and f["loadedAt"] is None
+        assert server.get("/api/v1/profile").status == 503
+    finally:
+        server.stop()
+
+
+def test_server_status_off_shows_no_section(make_httpd, workdir):
+    path = os.path.join(_dir(workdir, "status-off"), "profile.json")
+    h.copy_data(MINIMAL_FILE, path)
+    server = make_httpd("status-off", "")
+    server.write_conf(h.load_modules("status") + STATUS
+                      + "ProfileServerStatus Off\n"
+                      + h.location("/api/v1", path))
+    server.start_checked()
+    try:
+        page = server.get("/server-status").body.decode("utf-8")
+        assert "mod_profile" not in page and path not in page
+        lines = auto_lines(server)
+        assert not [k for k in lines if k.startswith("Profile")]
+        assert "ServerUptimeSeconds" in lines or "Total Accesses" in lines
+        # The JSON handler, set where the admin chose, still answers.
+        assert status_json(server)["data"][0]["path"] == path
+    finally:
+        server.stop()
+
+
+def test_server_status_directive_is_server_config_only(make_httpd):
+    server = make_httpd("status-off-ctx", "<Location /x>\n"
+                        "    ProfileServerStatus Off\n</Location>\n")
+    cp = server.configtest()
+    assert cp.returncode != 0
+    assert "ProfileServerStatus" in cp.stderr
+
+
 # ------------------------------------------------------- DUMP_PROFILES
 def test_dump_profiles_lists_each_api_base(make_httpd, workdir, sample):
     d = _dir(workdir, "status-dump")
