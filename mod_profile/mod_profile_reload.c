@@ -47,9 +47,19 @@ static void trim_heap(void)
 #endif
 }
 
-static const profile_use_t *first_use(const profile_data_t *d)
+/* Where a file is named: "line N of F, line M of G". */
+static const char *named_at(const profile_data_t *d, apr_pool_t *p)
 {
-    return APR_ARRAY_IDX(d->uses, 0, profile_use_t *);
+    const char *s = "";
+    int i;
+
+    for (i = 0; i < d->uses->nelts; i++) {
+        const profile_use_t *u = APR_ARRAY_IDX(d->uses, i, profile_use_t *);
+
+        s = apr_psprintf(p, "%s%sline %d of %s", s, i ? ", " : "", u->line,
+                         u->file);
+    }
+    return s;
 }
 
 /* A reading that will not run: validates, and on error says so on
@@ -62,7 +72,6 @@ static int validate(const profile_data_t *d, apr_off_t max_size,
     profile_load_opts_t opts = {.render = 0, .compress = 0};
     profile_store_t *unused = NULL;
     const char *err = NULL, *what, *line;
-    const profile_use_t *u = first_use(d);
     int level = APLOG_STARTUP | (d->refuse_at ? APLOG_ERR : APLOG_WARNING);
     apr_pool_t *p;
     char *state;
@@ -83,8 +92,8 @@ static int validate(const profile_data_t *d, apr_off_t max_size,
            : apr_psprintf(ptemp, "%s: %d problems", d->path,
                           opts.problems->nelts);
     ap_log_error(APLOG_MARK, level, 0, NULL, PROFILE_LOGNO(0007)
-                 "ProfileData: %s (ProfileData on line %d of %s); %s", what,
-                 u->line, u->file, d->refuse_at
+                 "ProfileData: %s (ProfileData on %s); %s", what,
+                 named_at(d, ptemp), d->refuse_at
                  ? apr_pstrcat(ptemp, "ProfileBadData refuse on ",
                                d->refuse_at, NULL)
                  : "ProfileBadData keep: a running server keeps the last "

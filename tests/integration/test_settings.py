@@ -234,3 +234,38 @@ def test_shipped_site_with_compression_conf_agrees(make_httpd, workdir,
         assert re.search(r"Compressed forms</th><td>off", page)
     finally:
         server.stop()
+
+
+def test_refuse_in_one_vhost_is_named_when_it_fails_configtest(
+        make_httpd, workdir, sample):
+    """profile-site.conf (keep) and profile-vhost.conf switched to refuse,
+    both naming one bad file: configtest fails, and its message names the
+    vhost's ProfileBadData refuse line and both ProfileData lines."""
+    with open(os.path.join(h.SRCDIR, "httpd-conf", "profile-site.conf")) as f:
+        site = f.read()
+    with open(os.path.join(h.SRCDIR, "httpd-conf",
+                           "profile-vhost.conf")) as f:
+        vhost = f.read()
+    d = os.path.join(workdir, "settings-f4")
+    os.makedirs(d, exist_ok=True)
+    os.chmod(d, 0o755)
+    path = os.path.join(d, "profile.json")
+    with open(path, "w") as fh:
+        fh.write("{")
+    server = make_httpd("settings-f4", "")
+    port = h.free_port()
+    conf = (site + vhost.replace("ProfileBadData keep", "ProfileBadData refuse")
+            .replace("8081", str(port))
+            .replace("${APACHE_LOG_DIR}", os.path.join(server.root, "logs"))
+            ).replace("/usr/share/mod_profile/profile.json", path)
+    assert "ProfileBadData refuse" in conf
+    server.write_conf(conf)
+    cp = server.configtest()
+    assert cp.returncode != 0
+    lines = [i for i, ln in enumerate(open(server.conf), 1)
+             if "ProfileBadData refuse" in ln or "ProfileData " + path in ln]
+    assert len(lines) == 3, lines
+    assert "(ProfileData on line %d of %s, line %d of %s); ProfileBadData " \
+        "refuse on line %d of %s" % (lines[0], server.conf, lines[1],
+                                     server.conf, lines[2], server.conf) \
+        in cp.stderr, cp.stderr
