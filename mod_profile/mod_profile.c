@@ -5,7 +5,8 @@
  * asks the core (profile_api.c) for the answer, with httpd's judgement
  * of the validators (ap_condition_*), and writes the answer.  The
  * directives live in mod_profile_config.c, loading and reloads in
- * mod_profile_reload.c; everything else in the pure core (profile_*.c).
+ * mod_profile_reload.c, the status in mod_profile_status*.c; everything
+ * else in the pure core (profile_*.c).
  */
 #include <string.h>
 
@@ -295,21 +296,15 @@ static int profile_map_to_storage(request_rec *r)
            ? OK : DECLINED;
 }
 
-static int profile_pre_config(apr_pool_t *pconf, apr_pool_t *plog,
-                              apr_pool_t *ptemp)
-{
-    return profile_config_pre_config(pconf, plog, ptemp);
-}
-
-/* Once the whole configuration is read: every ProfileData knows its
- * base, and every data file is validated or loaded
+/* Once the whole configuration is read: where each API is served and
+ * with which settings; a reading that will not run validates the data
+ * files, the running one loads them once the logs are open
  * (mod_profile_reload.c). */
 static int profile_check_config(apr_pool_t *pconf, apr_pool_t *plog,
                                 apr_pool_t *ptemp, server_rec *s)
 {
     (void)plog;
-    profile_config_bases(s, pconf);
-    return profile_load_all(pconf, ptemp, s);
+    return profile_reload_check_config(pconf, ptemp, s);
 }
 
 static int profile_post_config(apr_pool_t *pconf, apr_pool_t *plog,
@@ -321,7 +316,6 @@ static int profile_post_config(apr_pool_t *pconf, apr_pool_t *plog,
 
 static void register_hooks(apr_pool_t *p)
 {
-    ap_hook_pre_config(profile_pre_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_check_config(profile_check_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_post_config(profile_post_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_translate_name(profile_translate_name, NULL, NULL,
@@ -329,7 +323,7 @@ static void register_hooks(apr_pool_t *p)
     ap_hook_map_to_storage(profile_map_to_storage, NULL, NULL,
                            APR_HOOK_FIRST);
     ap_hook_handler(profile_handler, NULL, NULL, APR_HOOK_MIDDLE);
-    profile_status_register_hooks(p);
+    profile_status_views_register_hooks(p);
 }
 
 module AP_MODULE_DECLARE_DATA profile_module = {

@@ -5,9 +5,15 @@
  * what each glue file offers the others.
  *
  *   mod_profile.c         the module record, hooks and the request glue
- *   mod_profile_config.c  directives, per-directory configuration, merge
- *   mod_profile_reload.c  loading data files; last good data across
- *                         restarts; what a restart logs
+ *   mod_profile_config.c  directives, per-directory configuration, merge,
+ *                         the module's configuration of a generation
+ *   mod_profile_apis.c    where each API is served, with which effective
+ *                         settings (httpd's merge), and what that means
+ *                         for loading its file
+ *   mod_profile_holder.c  the one record per data file kept across
+ *                         restarts
+ *   mod_profile_reload.c  validating and loading data files; what a
+ *                         restart logs
  *   mod_profile_unchanged.c  whether a file still holds the bytes its
  *                         store was loaded from
  *   mod_profile_status.c  the status model: what is served, since when,
@@ -36,6 +42,8 @@
 /* Retry-After of the 503 answered while a data file has no good load. */
 #define PROFILE_RETRY_AFTER 60
 
+typedef struct profile_use profile_use_t;
+
 /* One data file as this configuration generation uses it, shared by
  * every section naming it (and gone with the configuration pool). */
 typedef struct {
@@ -43,21 +51,17 @@ typedef struct {
     const profile_store_t *store;   /* what is served; NULL: nothing */
     const char *error;              /* why this generation's load failed */
     int stale;                      /* store is an earlier good load */
+    int kept;                       /* this restart kept it, unchanged */
     int compress;                   /* its gzip and br forms are rendered */
-    int refuse;                     /* ProfileBadData refuse applies */
-    apr_array_header_t *uses;       /* profile_use_t: where it is named */
+    const char *refuse_at;          /* the ProfileBadData refuse that
+                                     * applies ("line N of F"); NULL: keep */
+    apr_array_header_t *uses;       /* profile_use_t *: where it is named */
+    apr_array_header_t *apis;       /* profile_api_t *: where it is served */
 } profile_data_t;
-
-/* A ProfileData line. */
-typedef struct {
-    server_rec *s;                  /* its (virtual) server */
-    const char *file;
-    int line;
-    const void *conf;               /* its section's profile_dir_conf */
-} profile_use_t;
 
 typedef struct {
     profile_data_t *data;           /* ProfileData; NULL: unset */
+    const profile_use_t *use;       /* the ProfileData line of data */
     const char *data_base;          /* the <Location> holding ProfileData */
     const char *base_path;          /* ProfileBasePath; NULL: unset */
     apr_array_header_t *origins;    /* NULL: "*" */
@@ -67,7 +71,35 @@ typedef struct {
     int compress;                   /* ProfileCompression; -1: unset */
     int refuse;                     /* ProfileBadData refuse: 1, keep: 0;
                                      * -1: unset (keep) */
+    const char *refuse_at;          /* where refuse was set */
 } profile_dir_conf;
+
+/* A ProfileData line. */
+struct profile_use {
+    profile_data_t *data;
+    server_rec *s;                  /* the server whose section holds it */
+    const char *file;
+    int line;
+    const char *section;            /* "<Location", "<If"...; NULL: none */
+    profile_dir_conf *conf;         /* that section's own */
+};
+
+/* An API: a ProfileData line at its base, with the servers that serve it
+ * there with the same effective settings. */
+typedef struct {
+    const profile_use_t *use;
+    const char *base;               /* NULL: none can be known */
+    apr_array_header_t *servers;    /* server_rec * */
+    const profile_dir_conf *eff;    /* the settings httpd's merge gives */
+} profile_api_t;
+
+/* The module's configuration of one generation, in its pool. */
+typedef struct {
+    apr_hash_t *files;              /* path -> profile_data_t */
+    apr_off_t max_data_size;        /* ProfileMaxDataSize */
+    int server_status;              /* ProfileServerStatus */
+    int running;                    /* the served generation, loaded */
+} profile_mod_conf_t;
 
 extern module AP_MODULE_DECLARE_DATA profile_module;
 
@@ -75,45 +107,49 @@ extern module AP_MODULE_DECLARE_DATA profile_module;
 extern const command_rec profile_cmds[];
 void *profile_create_dir_conf(apr_pool_t *p, char *dir);
 void *profile_merge_dir_conf(apr_pool_t *p, void *basev, void *addv);
-int profile_config_pre_config(apr_pool_t *pconf, apr_pool_t *plog,
-                              apr_pool_t *ptemp);
-/* This generation's data files: path -> profile_data_t (NULL: none). */
-apr_hash_t *profile_data_files(void);
-apr_off_t profile_max_data_size(void);
-/* The int setting at offset `field` of profile_dir_conf for the section
- * of a ProfileData line: its own, else its server's, else -1. */
-int profile_use_setting(const profile_use_t *u, apr_size_t field);
-/* Non-zero when a file's gzip and br forms are to be rendered. */
-int profile_data_compressed(const profile_data_t *d);
-/* Non-zero when a bad file is to make the configuration fail
- * (ProfileBadData refuse in a section naming it, or its server). */
-int profile_data_refused(const profile_data_t *d);
-/* Gives each ProfileData in a <Location> (or an <If> within one) that
- * section's path as its API base; once the whole configuration is read. */
-void profile_config_bases(server_rec *main_server, apr_pool_t *p);
+/* The module's configuration of the generation whose pool is `pconf`,
+ * made if new; with pconf NULL, the current one, or NULL. */
+profile_mod_conf_t *profile_mod_conf(apr_pool_t *pconf);
 /* The URL path of the API base of a section, or NULL. */
 const char *profile_api_base(const profile_dir_conf *conf);
 /* The rest of `uri` below `base` ("" or "/..."), or NULL. */
 const char *profile_below(const char *uri, const char *base);
+/* A copy of URL path `path` without trailing slashes ("/" gives ""). */
+const char *profile_base_of(const char *path, apr_pool_t *p);
+
+/* mod_profile_apis.c: once the whole configuration is read, the bases,
+ * the APIs of every data file, and its load-time choices (CONTRACT §1). */
+void profile_apis_make(server_rec *main_s, apr_pool_t *pconf,
+                       apr_pool_t *ptemp);
+
+/* mod_profile_holder.c */
+#define PROFILE_BUILD_LEN 128
+typedef struct {
+    /* These three keep their place and meaning in every build: a build
+     * checks them before it reads the rest. */
+    apr_uint32_t magic;
+    apr_uint32_t size;              /* sizeof(profile_holder_t) */
+    apr_pool_t *pool;               /* own allocator; holds all below */
+    apr_pool_t *store_pool;         /* NULL: no good load */
+    profile_store_t *store;
+    char build[PROFILE_BUILD_LEN];  /* profile_module_build() of store */
+    apr_time_t loaded_at;
+    apr_interval_time_t loaded_in;
+    apr_time_t stale_since;         /* first failed load since; 0: fresh */
+    int generation;                 /* the last that named the file */
+} profile_holder_t;
+/* The holder of data file `path` (made if new and `make`), or NULL. */
+profile_holder_t *profile_holder(server_rec *s, const char *path, int make);
+/* Frees the holders no section of generation `gen` names. */
+void profile_holders_prune(server_rec *s, int gen);
 
 /* mod_profile_reload.c */
-int profile_load_all(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s);
+int profile_reload_check_config(apr_pool_t *pconf, apr_pool_t *ptemp,
+                                server_rec *s);
 int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
                                server_rec *s);
 
-/* The last good load of a data file, as the reload registry keeps it. */
-typedef struct {
-    apr_time_t loaded_at;           /* when its data was loaded */
-    apr_interval_time_t loaded_in;  /* how long that took; 0: logged */
-    apr_time_t stale_since;         /* first failed load since; 0: fresh */
-} profile_load_times_t;
-
-/* Fills *out for data file `path`; 0 when no good load of it is kept. */
-int profile_reload_times(profile_load_times_t *out, const char *path,
-                         server_rec *s);
-
 /* mod_profile_unchanged.c */
-#define PROFILE_BUILD_LEN 128
 /* Which build of this module runs (its .so's path, device, inode, size
  * and times), into out[len]; "" where that cannot be known. */
 void profile_module_build(char *out, apr_size_t len, apr_pool_t *ptemp);
@@ -128,15 +164,14 @@ int profile_file_unchanged(const profile_store_t *st, const char *st_build,
 
 /* mod_profile_status.c: the status model */
 #define PROFILE_STATUS_HANDLER "profile-status"
-void profile_status_register_hooks(apr_pool_t *p);
-/* Non-zero once a running configuration names data files. */
-int profile_status_configured(void);
-/* The running configuration's data files as served now (a new JSON
- * object; the caller json_decref()s it). */
-json_t *profile_status_model(apr_pool_t *p);
-/* One data file: `st` what was read of it (NULL: nothing), `err` why
- * that failed; without the load's times (DUMP_PROFILES). */
+/* The running configuration's data files, sorted by path (NULL: none). */
+apr_array_header_t *profile_status_files(apr_pool_t *p);
+/* The model of those files (a new JSON object to json_decref()). */
+json_t *profile_status_model(server_rec *s, apr_pool_t *p);
+/* One data file as served (h: its holder); for DUMP_PROFILES, `st` and
+ * `err` are what was read of it just now. */
 json_t *profile_status_file(const profile_data_t *d,
+                            const profile_holder_t *h,
                             const profile_store_t *st, const char *err,
                             apr_pool_t *p);
 /* The data files of `files` (path -> profile_data_t), sorted by path. */

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * mod_profile_config.c -- the directives and the per-directory
- * configuration: create, merge, and the data files each configuration
- * generation names (CONTRACT §1).  ProfileData only records the file
- * and where it is named; the files are loaded once the whole
- * configuration is read (mod_profile_reload.c), when every directive
- * that bears on them is known.
+ * mod_profile_config.c -- the directives: the per-directory
+ * configuration (create, merge) and the module's configuration of a
+ * generation (the data files it names, its server-wide directives).
+ * ProfileData only records the file and where it is named; what the
+ * directives mean where each API is served is worked out once the whole
+ * configuration is read (mod_profile_apis.c).
  */
 #include <string.h>
 
@@ -23,11 +23,30 @@
  * (and zlib's and APR's SHA-1's) can hold. */
 #define MAX_DATA_SIZE_CAP (APR_INT64_C(1) << 30)
 
-/* Server-wide state of the configuration being read, reset by
- * profile_config_pre_config() at every read. */
-static apr_off_t max_data_size = DEFAULT_MAX_DATA_SIZE;
-static apr_hash_t *data_files;      /* path -> profile_data_t */
-static int compression_on_seen;     /* a ProfileCompression On was read */
+/* The module's configuration of the generation being read or served:
+ * made in its pool, forgotten when that pool is cleared (as mod_md's
+ * md_mod_conf_get()). */
+static profile_mod_conf_t *mod_conf;
+
+static apr_status_t forget_mod_conf(void *data)
+{
+    (void)data;
+    mod_conf = NULL;
+    return APR_SUCCESS;
+}
+
+profile_mod_conf_t *profile_mod_conf(apr_pool_t *pconf)
+{
+    if (mod_conf == NULL && pconf != NULL) {
+        mod_conf = apr_pcalloc(pconf, sizeof(*mod_conf));
+        mod_conf->files = apr_hash_make(pconf);
+        mod_conf->max_data_size = DEFAULT_MAX_DATA_SIZE;
+        mod_conf->server_status = 1;
+        apr_pool_cleanup_register(pconf, NULL, forget_mod_conf,
+                                  apr_pool_cleanup_null);
+    }
+    return mod_conf;
+}
 
 void *profile_create_dir_conf(apr_pool_t *p, char *dir)
 {
@@ -48,14 +67,8 @@ void *profile_merge_dir_conf(apr_pool_t *p, void *basev, void *addv)
     /* The data and its base travel together: a section naming its own
      * data file is the base of its API, whatever ProfileBasePath a
      * section above it set. */
-    if (add->data != NULL) {
-        conf->data = add->data;
-        conf->data_base = add->data_base;
-        conf->base_path = add->base_path;
-    }
-    else {
-        conf->data = base->data;
-        conf->data_base = base->data_base;
+    *conf = add->data != NULL ? *add : *base;
+    if (add->data == NULL) {
         conf->base_path = add->base_path ? add->base_path : base->base_path;
     }
     conf->origins_set = add->origins_set || base->origins_set;
@@ -65,64 +78,8 @@ void *profile_merge_dir_conf(apr_pool_t *p, void *basev, void *addv)
                                              : base->cache_control;
     conf->compress = add->compress != -1 ? add->compress : base->compress;
     conf->refuse = add->refuse != -1 ? add->refuse : base->refuse;
+    conf->refuse_at = add->refuse != -1 ? add->refuse_at : base->refuse_at;
     return conf;
-}
-
-apr_hash_t *profile_data_files(void)
-{
-    return data_files;
-}
-
-apr_off_t profile_max_data_size(void)
-{
-    return max_data_size;
-}
-
-int profile_use_setting(const profile_use_t *u, apr_size_t field)
-{
-    const profile_dir_conf *conf = u->conf, *sconf;
-    int v = *(const int *)((const char *)conf + field);
-
-    if (v == -1) {
-        sconf = ap_get_module_config(u->s->lookup_defaults, &profile_module);
-        v = sconf != NULL ? *(const int *)((const char *)sconf + field) : -1;
-    }
-    return v;
-}
-
-/* The coded forms are rendered unless ProfileCompression Off applies to
- * every section naming the file (set there, or for its whole server);
- * an explicit ProfileCompression On anywhere keeps them, since it may
- * stand in a section below one of them. */
-int profile_data_compressed(const profile_data_t *d)
-{
-    int i;
-
-    if (compression_on_seen) {
-        return 1;
-    }
-    for (i = 0; i < d->uses->nelts; i++) {
-        if (profile_use_setting(&APR_ARRAY_IDX(d->uses, i, profile_use_t),
-                    APR_OFFSETOF(profile_dir_conf, compress)) != 0) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* ProfileBadData refuse in any section naming the file (or its server)
- * makes a bad file fail the configuration. */
-int profile_data_refused(const profile_data_t *d)
-{
-    int i;
-
-    for (i = 0; i < d->uses->nelts; i++) {
-        if (profile_use_setting(&APR_ARRAY_IDX(d->uses, i, profile_use_t),
-                    APR_OFFSETOF(profile_dir_conf, refuse)) == 1) {
-            return 1;
-        }
-    }
-    return 0;
 }
 
 const char *profile_api_base(const profile_dir_conf *conf)
@@ -130,8 +87,7 @@ const char *profile_api_base(const profile_dir_conf *conf)
     return conf->base_path ? conf->base_path : conf->data_base;
 }
 
-/* A copy of URL path `path` without trailing slashes ("/" gives ""). */
-static const char *base_of(const char *path, apr_pool_t *p)
+const char *profile_base_of(const char *path, apr_pool_t *p)
 {
     apr_size_t n = strlen(path);
 
@@ -139,48 +95,6 @@ static const char *base_of(const char *path, apr_pool_t *p)
         n--;
     }
     return apr_pstrmemdup(p, path, n);
-}
-
-/* Gives ProfileData in section `sect`, and in the <If> sections within
- * it, the API base `base`. */
-static void set_bases(ap_conf_vector_t *sect, const char *base)
-{
-    profile_dir_conf *conf = ap_get_module_config(sect, &profile_module);
-    core_dir_config *core = ap_get_core_module_config(sect);
-    int i;
-
-    if (conf != NULL && conf->data != NULL) {
-        conf->data_base = base;
-    }
-    for (i = 0; core->sec_if != NULL && i < core->sec_if->nelts; i++) {
-        set_bases(APR_ARRAY_IDX(core->sec_if, i, ap_conf_vector_t *), base);
-    }
-}
-
-/* The API base of ProfileData is the path of the <Location> it stands
- * in (CONTRACT §1), as httpd parsed it: each server's <Location>
- * sections (a virtual host's list holds the main server's too).  A
- * <LocationMatch>, a wildcard path, <Directory> or server level gives
- * none: ProfileBasePath says it there. */
-void profile_config_bases(server_rec *main_server, apr_pool_t *p)
-{
-    server_rec *s;
-    int i;
-
-    for (s = main_server; s != NULL; s = s->next) {
-        core_server_config *sconf = ap_get_core_module_config(s->module_config);
-        apr_array_header_t *sec_url = sconf->sec_url;
-
-        for (i = 0; i < sec_url->nelts; i++) {
-            ap_conf_vector_t *sect = APR_ARRAY_IDX(sec_url, i,
-                                                   ap_conf_vector_t *);
-            core_dir_config *core = ap_get_core_module_config(sect);
-
-            if (core->r == NULL && !core->d_is_fnmatch && core->d != NULL) {
-                set_bases(sect, base_of(core->d, p));
-            }
-        }
-    }
 }
 
 /* Below the base means the base itself or base + "/..." (§2). */
@@ -196,28 +110,32 @@ static const char *set_data(cmd_parms *cmd, void *dconf, const char *arg)
 {
     profile_dir_conf *conf = dconf;
     const char *path = ap_server_root_relative(cmd->pool, arg);
+    profile_mod_conf_t *mc = profile_mod_conf(cmd->pool);
+    const ap_directive_t *sect = cmd->directive->parent;
     profile_data_t *d;
     profile_use_t *use;
 
     if (path == NULL) {
         return apr_psprintf(cmd->pool, "ProfileData: invalid path '%s'", arg);
     }
-    if (data_files == NULL) {
-        data_files = apr_hash_make(cmd->pool);
-    }
-    d = apr_hash_get(data_files, path, APR_HASH_KEY_STRING);
+    d = apr_hash_get(mc->files, path, APR_HASH_KEY_STRING);
     if (d == NULL) {
         d = apr_pcalloc(cmd->pool, sizeof(*d));
         d->path = path;
-        d->uses = apr_array_make(cmd->pool, 2, sizeof(profile_use_t));
-        apr_hash_set(data_files, path, APR_HASH_KEY_STRING, d);
+        d->uses = apr_array_make(cmd->pool, 2, sizeof(profile_use_t *));
+        d->apis = apr_array_make(cmd->pool, 2, sizeof(profile_api_t *));
+        apr_hash_set(mc->files, path, APR_HASH_KEY_STRING, d);
     }
-    use = apr_array_push(d->uses);
+    use = apr_pcalloc(cmd->pool, sizeof(*use));
+    use->data = d;
     use->s = cmd->server;
     use->file = cmd->directive->filename;
     use->line = cmd->directive->line_num;
+    use->section = sect != NULL ? sect->directive : NULL;
     use->conf = conf;
+    APR_ARRAY_PUSH(d->uses, profile_use_t *) = use;
     conf->data = d;
+    conf->use = use;
     return NULL;
 }
 
@@ -229,7 +147,7 @@ static const char *set_base_path(cmd_parms *cmd, void *dconf,
     if (arg[0] != '/') {
         return "ProfileBasePath: the base path must start with '/'";
     }
-    conf->base_path = base_of(arg, cmd->pool);
+    conf->base_path = profile_base_of(arg, cmd->pool);
     return NULL;
 }
 
@@ -311,7 +229,6 @@ static const char *set_compression(cmd_parms *cmd, void *dconf, int on)
 
     (void)cmd;
     conf->compress = on;
-    compression_on_seen |= on;
     return NULL;
 }
 
@@ -320,7 +237,6 @@ static const char *set_bad_data(cmd_parms *cmd, void *dconf,
 {
     profile_dir_conf *conf = dconf;
 
-    (void)cmd;
     if (strcasecmp(arg, "keep") == 0) {
         conf->refuse = 0;
     }
@@ -330,6 +246,9 @@ static const char *set_bad_data(cmd_parms *cmd, void *dconf,
     else {
         return "ProfileBadData: expected keep or refuse";
     }
+    conf->refuse_at = apr_psprintf(cmd->pool, "line %d of %s",
+                                   cmd->directive->line_num,
+                                   cmd->directive->filename);
     return NULL;
 }
 
@@ -358,21 +277,19 @@ static const char *set_max_data_size(cmd_parms *cmd, void *dconf,
                "0 and at most 1G, optionally followed by K, M or G "
                "(e.g. 64M)";
     }
-    max_data_size = (apr_off_t)(v * unit);
+    profile_mod_conf(cmd->pool)->max_data_size = (apr_off_t)(v * unit);
     return NULL;
 }
 
-/* Every configuration read starts from the defaults. */
-int profile_config_pre_config(apr_pool_t *pconf, apr_pool_t *plog,
-                              apr_pool_t *ptemp)
+static const char *set_server_status(cmd_parms *cmd, void *dconf, int on)
 {
-    (void)pconf;
-    (void)plog;
-    (void)ptemp;
-    max_data_size = DEFAULT_MAX_DATA_SIZE;
-    data_files = NULL;
-    compression_on_seen = 0;
-    return OK;
+    const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
+
+    (void)dconf;
+    if (err == NULL) {
+        profile_mod_conf(cmd->pool)->server_status = on;
+    }
+    return err;
 }
 
 const command_rec profile_cmds[] = {
@@ -396,6 +313,8 @@ const command_rec profile_cmds[] = {
                   "keep (default): a bad data file never makes the "
                   "configuration fail; refuse: configtest, graceful, "
                   "restart and start fail on it"),
+    AP_INIT_FLAG("ProfileServerStatus", set_server_status, NULL, RSRC_CONF,
+                 "On (default): a section in mod_status's page; Off: none"),
     AP_INIT_TAKE1("ProfileBasePath", set_base_path, NULL,
                   RSRC_CONF | ACCESS_CONF,
                   "URL path of the API base, where it is not the "

@@ -1,29 +1,24 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * mod_profile_reload.c -- loading the data files once the configuration
- * is read, and keeping the last good data of each across restarts
- * (CONTRACT §9).
+ * mod_profile_reload.c -- validating and loading the data files, and
+ * what a start or restart says of them (CONTRACT §9).
  *
  * Every reading of the configuration that does not become the running
  * one (the first reading at start-up, configtest, the `httpd -k ...`
- * that signals a running server) validates each file; a bad one makes
- * that reading fail before the running server is touched.  The reading
- * the server runs with loads each file into a pool of its own under the
- * process pool, which outlives the configuration pool, and keeps the
- * last good load per file in a registry there.  When a restart reaches
- * the parent with a bad file (a raw signal, or a file changed in
- * between), the last good data is served and the error is logged, once
- * the error logs are open, to the error log of the main server and of
- * every virtual host naming the file, at every restart for as long as
- * the file stays bad.
+ * that signals a running server) validates each file in check_config; a
+ * bad file that ProfileBadData refuse applies to makes that reading fail
+ * before the running server is touched.  The reading the server runs
+ * with loads each file in post_config, where the error logs are open,
+ * into its holder (mod_profile_holder.c).  When a restart reaches the
+ * parent with a bad file (a raw signal, or a file changed in between),
+ * the last good data is served and the error is logged to the error log
+ * of the main server and of every virtual host naming the file, at
+ * every restart for as long as the file stays bad.
  *
  * A restart that finds a file holding the very bytes of its last good
  * load keeps that load (PROFILE0006 says "unchanged, kept"): logrotate
  * and certificate renewals restart the server every day.  Whether the
  * bytes are the same is mod_profile_unchanged.c's to say.
- *
- * Nothing kept in the process pool points into this module's .so, which
- * httpd unloads at every restart.
  */
 #include <string.h>
 #if defined(__GLIBC__)
@@ -43,73 +38,6 @@
 
 APLOG_USE_MODULE(profile);
 
-/* The last good load of one data file, across restarts. */
-typedef struct {
-    apr_pool_t *pool;               /* NULL: none; else a subpool of the
-                                     * process pool, own allocator */
-    profile_store_t *store;
-    int generation;                 /* configuration generation last used */
-    apr_time_t loaded_at;           /* when the store was loaded */
-    apr_time_t stale_since;         /* first failed load since; 0: fresh */
-    apr_interval_time_t validated_in; /* the first reading's check */
-    apr_interval_time_t loaded_in;  /* the last load, to be logged */
-    int kept;                       /* the last restart kept the store */
-    apr_interval_time_t checked_in; /* ... after comparing in this time */
-    char build[PROFILE_BUILD_LEN];  /* profile_module_build() of its store */
-} holder_t;
-
-/* The key names the layout of holder_t: a restart into a build of the
- * module whose holder_t differs must not read the old registry's
- * holders (it starts a registry of its own; the old one's data stays
- * until httpd stops). */
-#define REGISTRY_KEY "mod_profile:last-good:2"
-
-static apr_hash_t *registry(apr_pool_t *ppool)
-{
-    void *reg = NULL;
-
-    apr_pool_userdata_get(&reg, REGISTRY_KEY, ppool);
-    if (reg == NULL) {
-        reg = apr_hash_make(ppool);
-        apr_pool_userdata_set(reg, REGISTRY_KEY, NULL, ppool);
-    }
-    return reg;
-}
-
-/* The registry's holder for the data file `path` (made if new). */
-static holder_t *holder_for(apr_pool_t *ppool, const char *path)
-{
-    apr_hash_t *reg = registry(ppool);
-    holder_t *h = apr_hash_get(reg, path, APR_HASH_KEY_STRING);
-
-    if (h == NULL) {
-        h = apr_pcalloc(ppool, sizeof(*h));
-        apr_hash_set(reg, apr_pstrdup(ppool, path), APR_HASH_KEY_STRING, h);
-    }
-    return h;
-}
-
-/* A pool with an allocator of its own, destroyed with it: httpd's global
- * allocator would keep what a destroyed store freed on its free list for
- * good (the parent would hold two stores after a reload).  Only the
- * calling thread allocates from it (the loader's threads use malloc), so
- * the allocator needs no mutex. */
-static apr_pool_t *own_pool(apr_pool_t *parent)
-{
-    apr_allocator_t *alloc;
-    apr_pool_t *p = NULL;
-
-    if (apr_allocator_create(&alloc) != APR_SUCCESS) {
-        return NULL;
-    }
-    if (apr_pool_create_ex(&p, parent, NULL, alloc) != APR_SUCCESS) {
-        apr_allocator_destroy(alloc);
-        return NULL;
-    }
-    apr_allocator_owner_set(alloc, p);
-    return p;
-}
-
 /* Hands the memory the JSON parser freed back to the system, so that the
  * children forked after a load do not start with it. */
 static void trim_heap(void)
@@ -119,84 +47,88 @@ static void trim_heap(void)
 #endif
 }
 
-static const profile_use_t *first_use(const profile_data_t *d)
+/* Where a file is named: "line N of F, line M of G". */
+static const char *named_at(const profile_data_t *d, apr_pool_t *p)
 {
-    return &APR_ARRAY_IDX(d->uses, 0, profile_use_t);
+    const char *s = "";
+    int i;
+
+    for (i = 0; i < d->uses->nelts; i++) {
+        const profile_use_t *u = APR_ARRAY_IDX(d->uses, i, profile_use_t *);
+
+        s = apr_psprintf(p, "%s%sline %d of %s", s, i ? ", " : "", u->line,
+                         u->file);
+    }
+    return s;
 }
 
 /* A reading that will not run: validates, and on error says so on
  * stderr (no error log is open yet).  One problem is one line; several
  * are a line saying how many, then one line each (the first ten, then
  * "and N more": the store's message). */
-static int validate(profile_data_t *d, holder_t *h, apr_pool_t *ptemp)
+static int validate(const profile_data_t *d, apr_off_t max_size,
+                    apr_pool_t *ptemp)
 {
     profile_load_opts_t opts = {.render = 0, .compress = 0};
     profile_store_t *unused = NULL;
-    const char *err = NULL;
-    apr_pool_t *p = own_pool(ptemp);
-    apr_time_t t0 = apr_time_now();
-    int rv = OK;
+    const char *err = NULL, *what, *line;
+    int level = APLOG_STARTUP | (d->refuse_at ? APLOG_ERR : APLOG_WARNING);
+    apr_pool_t *p;
+    char *state;
 
-    opts.max_size = profile_max_data_size();
+    opts.max_size = max_size;
     opts.problems = apr_array_make(ptemp, 4, sizeof(profile_data_problem_t));
-    if (p == NULL) {
+    if (profile_pool_create_own(&p, ptemp) != APR_SUCCESS) {
         err = "out of memory";
     }
-    else if (profile_store_load(&unused, &err, d->path, &opts, p)
-             == APR_SUCCESS) {
-        h->validated_in = apr_time_now() - t0;
+    else {
+        profile_store_load(&unused, &err, d->path, &opts, p);
     }
-    if (err != NULL) {
-        const profile_use_t *u = first_use(d);
-        int level = APLOG_STARTUP | (d->refuse ? APLOG_ERR : APLOG_WARNING);
-        const char *what = err, *line;
-        char *state;
-
-        if (opts.problems->nelts > 1) {
-            what = apr_psprintf(ptemp, "%s: %d problems", d->path,
-                                opts.problems->nelts);
-        }
+    if (err == NULL) {
+        apr_pool_destroy(p);
+        return OK;
+    }
+    what = opts.problems->nelts <= 1 ? err
+           : apr_psprintf(ptemp, "%s: %d problems", d->path,
+                          opts.problems->nelts);
+    ap_log_error(APLOG_MARK, level, 0, NULL, PROFILE_LOGNO(0007)
+                 "ProfileData: %s (ProfileData on %s); %s", what,
+                 named_at(d, ptemp), d->refuse_at
+                 ? apr_pstrcat(ptemp, "ProfileBadData refuse on ",
+                               d->refuse_at, NULL)
+                 : "ProfileBadData keep: a running server keeps the last "
+                   "good data of this file, a starting one answers 503 "
+                   "there");
+    for (line = what == err ? NULL
+                : apr_strtok(apr_pstrdup(ptemp, err), "\n", &state);
+         line != NULL; line = apr_strtok(NULL, "\n", &state)) {
         ap_log_error(APLOG_MARK, level, 0, NULL, PROFILE_LOGNO(0007)
-                     "ProfileData: %s (ProfileData on line %d of %s)%s",
-                     what, u->line, u->file, d->refuse ? ""
-                     : "; ProfileBadData keep: a running server keeps the "
-                       "last good data of this file, a starting one "
-                       "answers 503 there");
-        for (line = what == err ? NULL
-                    : apr_strtok(apr_pstrdup(ptemp, err), "\n", &state);
-             line != NULL; line = apr_strtok(NULL, "\n", &state)) {
-            ap_log_error(APLOG_MARK, level, 0, NULL, PROFILE_LOGNO(0007)
-                         "%s%s", strncmp(line, "and ", 4) == 0
-                         ? apr_pstrcat(ptemp, d->path, ": ", NULL) : "",
-                         line);
-        }
-        if (d->refuse) {
-            rv = !OK;
-        }
+                     "%s%s", strncmp(line, "and ", 4) == 0
+                     ? apr_pstrcat(ptemp, d->path, ": ", NULL) : "", line);
     }
     if (p != NULL) {
         apr_pool_destroy(p);
     }
-    return rv;
+    return d->refuse_at ? !OK : OK;
 }
 
 /* The reading the server runs with: keeps the last good data where
  * the file still holds its bytes, else loads, or keeps the last good
- * data after a failed load.  d->error says what went wrong, for
- * profile_reload_post_config to log. */
-static void load(profile_data_t *d, holder_t *h, const char *build,
-                 apr_pool_t *pconf, apr_pool_t *ptemp, apr_pool_t *ppool)
+ * data after a failed load (d->error says why). */
+static void load(profile_data_t *d, profile_holder_t *h, const char *build,
+                 apr_off_t max_size, server_rec *s, apr_pool_t *pconf,
+                 apr_pool_t *ptemp)
 {
     profile_load_opts_t opts = {.render = 1};
     profile_store_t *store = NULL;
     const char *err = NULL;
-    apr_pool_t *np;
+    apr_pool_t *np = NULL;
     apr_time_t t0 = apr_time_now(), mtime;
+    char at[APR_CTIME_LEN];
 
     opts.compress = d->compress;
-    opts.max_size = profile_max_data_size();
+    opts.max_size = max_size;
     opts.problems = apr_array_make(pconf, 4, sizeof(profile_data_problem_t));
-    h->generation = ap_state_query(AP_SQ_CONFIG_GEN);
     if (h->store != NULL
         && profile_file_unchanged(h->store, h->build, d->path, build, &opts,
                                   &mtime, ptemp)) {
@@ -205,29 +137,38 @@ static void load(profile_data_t *d, holder_t *h, const char *build,
          * The parent alone holds this store now: its children forked
          * with their own copies. */
         h->store->mtime = mtime;
-        h->kept = 1;
-        h->checked_in = apr_time_now() - t0;
         h->stale_since = 0;
         d->store = h->store;
+        d->kept = 1;
+        apr_ctime(at, h->loaded_at);
+        ap_log_error(APLOG_MARK, APLOG_INFO, 0, s, PROFILE_LOGNO(0006)
+                     "ProfileData %s: unchanged, kept the data loaded %s "
+                     "(compared in %.3f s)", d->path, at,
+                     (apr_time_now() - t0) / 1e6);
         return;
     }
-    np = own_pool(ppool);
-    if (np == NULL) {
+    if (profile_pool_create_own(&np, h->pool) != APR_SUCCESS) {
         err = "out of memory";
     }
     else if (profile_store_load(&store, &err, d->path, &opts, np)
              == APR_SUCCESS) {
-        if (h->pool != NULL) {
-            apr_pool_destroy(h->pool);
+        if (h->store_pool != NULL) {
+            apr_pool_destroy(h->store_pool);
         }
         trim_heap();
-        h->pool = np;
+        h->store_pool = np;
         h->store = store;
         h->loaded_at = apr_time_now();
         h->loaded_in = h->loaded_at - t0;
         h->stale_since = 0;
         apr_cpystrn(h->build, build, sizeof(h->build));
         d->store = store;
+        /* (LogLevel profile:info shows it.) */
+        ap_log_error(APLOG_MARK, APLOG_INFO, 0, s, PROFILE_LOGNO(0006)
+                     "ProfileData %s: loaded in %.3f s, %s", d->path,
+                     h->loaded_in / 1e6, store->compressed
+                     ? "with gzip and br forms"
+                     : "no compressed forms (ProfileCompression Off)");
         return;
     }
     /* Said at every restart, one line: the first problem and how many
@@ -294,35 +235,22 @@ static int stopping(apr_pool_t *ptemp)
     return 0;
 }
 
-int profile_load_all(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s)
+int profile_reload_check_config(apr_pool_t *pconf, apr_pool_t *ptemp,
+                                server_rec *s)
 {
-    apr_hash_t *files = profile_data_files();
-    apr_pool_t *ppool = s->process->pool;
-    int running = ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_CONFIG;
+    profile_mod_conf_t *mc = profile_mod_conf(NULL);
     apr_hash_index_t *hi;
-    char build[PROFILE_BUILD_LEN];
     int rv = OK;
 
-    if (!running && stopping(ptemp)) {
+    profile_apis_make(s, pconf, ptemp);
+    if (mc == NULL
+        || ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_CONFIG
+        || stopping(ptemp)) {
         return OK;
     }
-    if (running) {
-        profile_module_build(build, sizeof(build), ptemp);
-    }
-    for (hi = files ? apr_hash_first(ptemp, files) : NULL; hi;
-         hi = apr_hash_next(hi)) {
-        profile_data_t *d = apr_hash_this_val(hi);
-        holder_t *h = holder_for(ppool, d->path);
-
-        d->compress = profile_data_compressed(d);
-        d->refuse = profile_data_refused(d);
-        if (!running) {
-            if (validate(d, h, ptemp) != OK) {
-                rv = !OK;
-            }
-        }
-        else {
-            load(d, h, build, pconf, ptemp, ppool);
+    for (hi = apr_hash_first(ptemp, mc->files); hi; hi = apr_hash_next(hi)) {
+        if (validate(apr_hash_this_val(hi), mc->max_data_size, ptemp) != OK) {
+            rv = !OK;
         }
     }
     return rv;
@@ -338,7 +266,7 @@ static void log_everywhere(const profile_data_t *d, server_rec *main_s,
 
     for (i = -1; i < d->uses->nelts; i++) {
         server_rec *s = i < 0 ? main_s
-                        : APR_ARRAY_IDX(d->uses, i, profile_use_t).s;
+                        : APR_ARRAY_IDX(d->uses, i, profile_use_t *)->s;
         /* A virtual host without an ErrorLog of its own shares the
          * main server's file (or syslog facility). */
         const char *key = s->error_log
@@ -356,22 +284,29 @@ static void log_everywhere(const profile_data_t *d, server_rec *main_s,
 int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
                                server_rec *s)
 {
-    apr_hash_t *files = profile_data_files();
-    apr_hash_t *reg = registry(s->process->pool);
+    profile_mod_conf_t *mc = profile_mod_conf(NULL);
     int gen = ap_state_query(AP_SQ_CONFIG_GEN);
     apr_hash_index_t *hi;
+    char build[PROFILE_BUILD_LEN];
     int rv = OK;
 
-    (void)pconf;
     if (ap_state_query(AP_SQ_MAIN_STATE) != AP_SQ_MS_CREATE_CONFIG) {
         return OK;
     }
-    for (hi = files ? apr_hash_first(ptemp, files) : NULL; hi;
+    profile_module_build(build, sizeof(build), ptemp);
+    for (hi = mc ? apr_hash_first(ptemp, mc->files) : NULL; hi;
          hi = apr_hash_next(hi)) {
-        const profile_data_t *d = apr_hash_this_val(hi);
-        holder_t *h = holder_for(s->process->pool, d->path);
+        profile_data_t *d = apr_hash_this_val(hi);
+        profile_holder_t *h = profile_holder(s, d->path, 1);
         char since[APR_CTIME_LEN], at[APR_CTIME_LEN];
 
+        if (h == NULL) {
+            d->error = "out of memory";
+        }
+        else {
+            h->generation = gen;
+            load(d, h, build, mc->max_data_size, s, pconf, ptemp);
+        }
         if (d->error == NULL) {
             continue;
         }
@@ -389,67 +324,14 @@ int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
                            "loaded, so its locations answer 503 until a "
                            "reload with a good file", d->error), ptemp);
         }
-        if (gen <= 1 && d->refuse) {
+        if (gen <= 1 && d->refuse_at) {
             rv = !OK;               /* start-up with a bad file fails */
         }
     }
-    for (hi = apr_hash_first(ptemp, reg); hi; hi = apr_hash_next(hi)) {
-        holder_t *h = apr_hash_this_val(hi);
-
-        if (h->loaded_in > 0) {
-            /* (LogLevel profile:info shows it.) */
-            ap_log_error(APLOG_MARK, APLOG_INFO, 0, s, PROFILE_LOGNO(0006)
-                         "ProfileData %s: loaded in %.3f s, %s%s",
-                         (const char *)apr_hash_this_key(hi),
-                         h->loaded_in / 1e6, h->store->compressed
-                         ? "with gzip and br forms"
-                         : "no compressed forms (ProfileCompression Off)",
-                         h->validated_in > 0
-                         ? apr_psprintf(ptemp, " (and validated in %.3f s "
-                                        "at the first reading)",
-                                        h->validated_in / 1e6) : "");
-            h->loaded_in = 0;
-            h->validated_in = 0;
-        }
-        else if (h->kept) {
-            char at[APR_CTIME_LEN];
-
-            apr_ctime(at, h->loaded_at);
-            ap_log_error(APLOG_MARK, APLOG_INFO, 0, s, PROFILE_LOGNO(0006)
-                         "ProfileData %s: unchanged, kept the data loaded "
-                         "%s (compared in %.3f s)",
-                         (const char *)apr_hash_this_key(hi), at,
-                         h->checked_in / 1e6);
-        }
-        h->kept = 0;
-        /* The data of files no section uses any more. */
-        if (h->pool != NULL && h->generation != gen) {
-            apr_pool_destroy(h->pool);
-            h->pool = NULL;
-            h->store = NULL;
-            h->stale_since = 0;
-        }
+    /* The data of files no section names any more. */
+    profile_holders_prune(s, gen);
+    if (mc != NULL) {
+        mc->running = 1;
     }
     return rv;
-}
-
-/* Read-only, for the status pages (mod_profile_status.c): what the
- * registry holds of the data file `path`.  loaded_in is 0 once
- * profile_reload_post_config has logged it.  Returns 0 when no good
- * load of the file is held. */
-int profile_reload_times(profile_load_times_t *out, const char *path,
-                         server_rec *s)
-{
-    void *reg = NULL;
-    const holder_t *h;
-
-    apr_pool_userdata_get(&reg, REGISTRY_KEY, s->process->pool);
-    h = reg ? apr_hash_get(reg, path, APR_HASH_KEY_STRING) : NULL;
-    if (h == NULL || h->store == NULL) {
-        return 0;
-    }
-    out->loaded_at = h->loaded_at;
-    out->loaded_in = h->loaded_in;
-    out->stale_since = h->stale_since;
-    return 1;
 }

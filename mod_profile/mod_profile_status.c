@@ -4,19 +4,16 @@
  * administrators and monitoring: the status model, a JSON object built
  * when asked, of the data files of the running configuration (what was
  * loaded, when, how long it took, whether the last good data is being
- * served instead of a bad file, and where each file is used).
- * mod_profile_status_views.c shows it.
- *
- * It owns the snapshot of each load that the model shows, taken when the
- * running configuration has loaded its files.  It changes nothing that
- * is served.
+ * served instead of a bad file, and each API serving it with its
+ * effective settings).  mod_profile_status_views.c shows it.  It reads
+ * what loading left (profile_data_t, the file's holder) and changes
+ * nothing that is served.
  */
 #include <string.h>
 
 #include "httpd.h"
 #include "http_config.h"
 #include "http_core.h"
-#include "http_log.h"
 #include "http_main.h"
 
 #include <apr_strings.h>
@@ -24,98 +21,10 @@
 
 #include "mod_profile.h"
 
-APLOG_USE_MODULE(profile);
-
 /* Collection names as in the data file, by profile_coll_e. */
 static const char *const coll_names[PROFILE_COLL_COUNT] = {
     "skills", "experience", "education", "caseStudies", "metrics"
 };
-
-/* What a load left that the store does not hold, per data file. */
-typedef struct {
-    profile_load_times_t times;     /* times.loaded_at 0: none */
-    apr_off_t size;                 /* bytes of the file loaded; -1: ? */
-} snap_t;
-
-/* Kept across restarts, in the process pool (plain values only: this
- * .so is unloaded at every restart): the size of each file's last good
- * load and how long that load took, which the stale data of a later
- * generation still needs. */
-typedef struct {
-    apr_off_t size;
-    apr_interval_time_t loaded_in;
-} kept_t;
-
-#define KEPT_KEY "mod_profile:status"
-
-/* The running configuration's data files (path -> profile_data_t) and
- * their snapshots (path -> snap_t), in its pool; set by each reading
- * the server runs with, before any request. */
-static apr_hash_t *running_files;
-static apr_hash_t *snaps;
-
-static kept_t *kept_for(apr_pool_t *ppool, const char *path)
-{
-    void *reg = NULL;
-    kept_t *k;
-
-    apr_pool_userdata_get(&reg, KEPT_KEY, ppool);
-    if (reg == NULL) {
-        reg = apr_hash_make(ppool);
-        apr_pool_userdata_set(reg, KEPT_KEY, NULL, ppool);
-    }
-    k = apr_hash_get(reg, path, APR_HASH_KEY_STRING);
-    if (k == NULL) {
-        k = apr_pcalloc(ppool, sizeof(*k));
-        k->size = -1;
-        apr_hash_set(reg, apr_pstrdup(ppool, path), APR_HASH_KEY_STRING, k);
-    }
-    return k;
-}
-
-/* After profile_check_config has loaded the files of the reading the
- * server runs with (and before profile_reload_post_config clears what
- * it logged). */
-static int status_check_config(apr_pool_t *pconf, apr_pool_t *plog,
-                               apr_pool_t *ptemp, server_rec *s)
-{
-    apr_hash_t *files = profile_data_files();
-    apr_hash_index_t *hi;
-
-    (void)plog;
-    if (ap_state_query(AP_SQ_MAIN_STATE) != AP_SQ_MS_CREATE_CONFIG) {
-        return OK;
-    }
-    running_files = files;
-    snaps = apr_hash_make(pconf);
-    for (hi = files ? apr_hash_first(ptemp, files) : NULL; hi;
-         hi = apr_hash_next(hi)) {
-        const profile_data_t *d = apr_hash_this_val(hi);
-        kept_t *k = kept_for(s->process->pool, d->path);
-        snap_t *sn = apr_pcalloc(pconf, sizeof(*sn));
-        apr_finfo_t fi;
-
-        sn->size = -1;
-        if (d->store != NULL && !d->stale) {
-            /* Loaded just now: the file's size, unless it changed since
-             * (another modification time). */
-            k->size = apr_stat(&fi, d->path, APR_FINFO_SIZE | APR_FINFO_MTIME,
-                               ptemp) == APR_SUCCESS
-                      && fi.mtime == d->store->mtime ? fi.size : -1;
-            k->loaded_in = 0;
-        }
-        if (d->store != NULL) {
-            profile_reload_times(&sn->times, d->path, s);
-            if (sn->times.loaded_in > 0) {
-                k->loaded_in = sn->times.loaded_in;
-            }
-            sn->times.loaded_in = k->loaded_in;
-            sn->size = k->size;
-        }
-        apr_hash_set(snaps, d->path, APR_HASH_KEY_STRING, sn);
-    }
-    return OK;
-}
 
 /* ------------------------------------------------------------------ */
 /* The model                                                           */
@@ -164,16 +73,11 @@ static void set(json_t *o, const char *key, json_t *v)
     json_object_set_new(o, key, v ? v : json_null());
 }
 
-static json_t *origins_json(const profile_use_t *u, apr_pool_t *p)
+static json_t *origins_json(const profile_dir_conf *conf, apr_pool_t *p)
 {
-    const profile_dir_conf *conf = u->conf, *sconf;
     json_t *a = json_array();
     int i;
 
-    if (!conf->origins_set) {
-        sconf = ap_get_module_config(u->s->lookup_defaults, &profile_module);
-        conf = sconf && sconf->origins_set ? sconf : conf;
-    }
     if (conf->origins == NULL) {
         json_array_append_new(a, json_string("*"));
     }
@@ -184,7 +88,7 @@ static json_t *origins_json(const profile_use_t *u, apr_pool_t *p)
     return a;
 }
 
-/* The virtual host as name:port (the main server: its name). */
+/* A server as name:port (the main server: its name). */
 static const char *server_name(const server_rec *s, apr_pool_t *p)
 {
     apr_port_t port = s->port ? s->port
@@ -198,24 +102,27 @@ static const char *server_name(const server_rec *s, apr_pool_t *p)
     return apr_psprintf(p, "%s:%u", s->server_hostname, (unsigned)port);
 }
 
-/* Where a file is named, with the settings of that section (or of its
- * server where the section sets none). */
-static json_t *use_json(const profile_use_t *u, apr_pool_t *p)
+/* An API: the servers serving it, its base, its ProfileData line and
+ * its effective settings. */
+static json_t *api_json(const profile_api_t *api, apr_pool_t *p)
 {
-    json_t *o = json_object();
-    int max_age = profile_use_setting(u, APR_OFFSETOF(profile_dir_conf, max_age));
-    int compress = profile_use_setting(u, APR_OFFSETOF(profile_dir_conf, compress));
-    int refuse = profile_use_setting(u, APR_OFFSETOF(profile_dir_conf, refuse));
+    json_t *o = json_object(), *servers = json_array();
+    const profile_dir_conf *eff = api->eff;
+    int i;
 
-    set(o, "server", jstr(server_name(u->s, p), p));
-    set(o, "base", jstr(profile_api_base(u->conf), p));
-    set(o, "definedIn", jstr(u->file, p));
-    set(o, "line", json_integer(u->line));
-    set(o, "maxAge", json_integer(max_age >= 0 ? max_age
+    for (i = 0; i < api->servers->nelts; i++) {
+        json_array_append_new(servers, jstr(server_name(
+            APR_ARRAY_IDX(api->servers, i, server_rec *), p), p));
+    }
+    set(o, "servers", servers);
+    set(o, "base", jstr(api->base, p));
+    set(o, "definedIn", jstr(api->use->file, p));
+    set(o, "line", json_integer(api->use->line));
+    set(o, "maxAge", json_integer(eff->max_age >= 0 ? eff->max_age
                                   : PROFILE_DEFAULT_MAX_AGE));
-    set(o, "corsOrigins", origins_json(u, p));
-    set(o, "compression", json_boolean(compress != 0));
-    set(o, "badData", json_string(refuse == 1 ? "refuse" : "keep"));
+    set(o, "corsOrigins", origins_json(eff, p));
+    set(o, "compression", json_boolean(eff->compress != 0));
+    set(o, "badData", json_string(eff->refuse == 1 ? "refuse" : "keep"));
     return o;
 }
 
@@ -279,17 +186,15 @@ static void store_json(json_t *o, const profile_store_t *st, apr_pool_t *p)
     set(o, "bytes", per_coding(bytes));
 }
 
-/* One data file.  `st` is what is served (or, for DUMP_PROFILES, what
- * was just read), `err` why the last reading of the file failed. */
-static json_t *file_json(const profile_data_t *d, const profile_store_t *st,
-                         const char *err, const snap_t *sn, apr_pool_t *p)
+json_t *profile_status_file(const profile_data_t *d,
+                            const profile_holder_t *h,
+                            const profile_store_t *st, const char *err,
+                            apr_pool_t *p)
 {
-    json_t *o = json_object(), *loaded = json_null(), *disk;
-    json_t *uses = json_array();
+    json_t *o = json_object(), *loaded = json_null(), *disk, *apis;
     const char *state = st == NULL ? "unavailable"
                         : d->stale ? "stale" : "fresh";
-    apr_time_t since = sn ? sn->times.stale_since : 0;
-    apr_time_t at = sn ? sn->times.loaded_at : 0;
+    apr_time_t since = h ? h->stale_since : 0, at = h ? h->loaded_at : 0;
     apr_finfo_t fi;
     char ebuf[120];
     apr_status_t rv;
@@ -297,46 +202,33 @@ static json_t *file_json(const profile_data_t *d, const profile_store_t *st,
 
     set(o, "path", jstr(d->path, p));
     set(o, "state", json_string(state));
-    if (st == NULL) {
-        set(o, "message", jstr(apr_pstrcat(p, "no good data loaded: "
-                                           "answering 503 because: ", err,
-                                           NULL), p));
-    }
-    else if (d->stale) {
-        set(o, "message", jstr(apr_pstrcat(p, "serving last good data "
-                                           "since ", rfc3339(since, p),
-                                           " because: ", err, NULL), p));
-    }
-    else if (at != 0) {
-        set(o, "message", jstr(apr_pstrcat(p, "serving the data loaded at ",
-                                           rfc3339(at, p), NULL), p));
-    }
-    else {
-        set(o, "message", json_string("valid"));
-    }
+    set(o, "message", jstr(st == NULL
+        ? apr_pstrcat(p, "no good data loaded: answering 503 because: ",
+                      err, NULL)
+        : d->stale ? apr_pstrcat(p, "serving last good data since ",
+                                 rfc3339(since, p), " because: ", err, NULL)
+        : at != 0 ? apr_pstrcat(p, "serving the data loaded at ",
+                                rfc3339(at, p), NULL)
+        : "valid", p));
     set(o, "error", jstr(err, p));
     set(o, "staleSince", jtime(since, p));
     set(o, "loadedAt", jtime(at, p));
-    set(o, "loadSeconds", sn && sn->times.loaded_in > 0
-        ? json_real((double)sn->times.loaded_in / APR_USEC_PER_SEC)
-        : json_null());
+    set(o, "loadSeconds", h && h->loaded_in > 0
+        ? json_real((double)h->loaded_in / APR_USEC_PER_SEC) : json_null());
+    set(o, "keptUnchanged", json_boolean(d->kept));
     if (st != NULL) {
         loaded = json_object();
-        set(loaded, "size", sn && sn->size >= 0 ? json_integer(sn->size)
-                                               : json_null());
+        set(loaded, "size", json_integer((json_int_t)st->size));
         set(loaded, "mtime", jtime(st->mtime, p));
     }
     set(o, "loaded", loaded);
     disk = json_object();
-    rv = apr_stat(&fi, d->path, APR_FINFO_SIZE | APR_FINFO_MTIME
-                                | APR_FINFO_TYPE, p);
+    rv = apr_stat(&fi, d->path, APR_FINFO_SIZE | APR_FINFO_MTIME, p);
     if (rv == APR_SUCCESS) {
         set(disk, "size", json_integer(fi.size));
         set(disk, "mtime", jtime(fi.mtime, p));
-        set(disk, "changed", json_boolean(st == NULL
-                                          || fi.mtime != st->mtime
-                                          || (sn && sn->size >= 0
-                                              && fi.size != sn->size)));
+        set(disk, "changed", json_boolean(st == NULL || fi.mtime != st->mtime
+                                          || fi.size != (apr_off_t)st->size));
     }
     else {
         set(disk, "error", jstr(apr_strerror(rv, ebuf, sizeof(ebuf)), p));
@@ -344,16 +236,16 @@ static json_t *file_json(const profile_data_t *d, const profile_store_t *st,
     }
     set(o, "onDisk", disk);
     set(o, "compressed", json_boolean(st ? st->compressed : d->compress));
-    set(o, "badData", json_string(d->refuse ? "refuse" : "keep"));
+    set(o, "badData", json_string(d->refuse_at ? "refuse" : "keep"));
     if (st != NULL) {
         store_json(o, st, p);
     }
-    for (i = 0; i < d->uses->nelts; i++) {
-        json_array_append_new(uses, use_json(&APR_ARRAY_IDX(d->uses, i,
-                                                            profile_use_t),
-                                             p));
+    apis = json_array();
+    for (i = 0; i < d->apis->nelts; i++) {
+        json_array_append_new(apis, api_json(APR_ARRAY_IDX(
+            d->apis, i, profile_api_t *), p));
     }
-    set(o, "uses", uses);
+    set(o, "apis", apis);
     return o;
 }
 
@@ -377,45 +269,32 @@ apr_array_header_t *profile_status_sorted(apr_hash_t *files, apr_pool_t *p)
     return a;
 }
 
-/* The running configuration's files as served now. */
-json_t *profile_status_model(apr_pool_t *p)
+apr_array_header_t *profile_status_files(apr_pool_t *p)
 {
-    apr_array_header_t *files = profile_status_sorted(running_files, p);
+    profile_mod_conf_t *mc = profile_mod_conf(NULL);
+
+    return mc != NULL && mc->running && apr_hash_count(mc->files) > 0
+           ? profile_status_sorted(mc->files, p) : NULL;
+}
+
+json_t *profile_status_model(server_rec *s, apr_pool_t *p)
+{
+    apr_array_header_t *files = profile_status_files(p);
     json_t *o = json_object(), *data = json_array();
     int i, n[3] = {0, 0, 0};
 
-    for (i = 0; i < files->nelts; i++) {
+    for (i = 0; files != NULL && i < files->nelts; i++) {
         const profile_data_t *d = APR_ARRAY_IDX(files, i, profile_data_t *);
-        const snap_t *sn = snaps ? apr_hash_get(snaps, d->path,
-                                                APR_HASH_KEY_STRING) : NULL;
 
         n[d->store == NULL ? 2 : d->stale ? 1 : 0]++;
-        json_array_append_new(data, file_json(d, d->store, d->error, sn, p));
+        json_array_append_new(data, profile_status_file(d,
+            profile_holder(s, d->path, 0), d->store, d->error, p));
     }
     set(o, "generation", json_integer(ap_state_query(AP_SQ_CONFIG_GEN)));
-    set(o, "files", json_integer(files->nelts));
+    set(o, "files", json_integer(files ? files->nelts : 0));
     set(o, "fresh", json_integer(n[0]));
     set(o, "stale", json_integer(n[1]));
     set(o, "unavailable", json_integer(n[2]));
     set(o, "data", data);
     return o;
-}
-
-json_t *profile_status_file(const profile_data_t *d,
-                            const profile_store_t *st, const char *err,
-                            apr_pool_t *p)
-{
-    return file_json(d, st, err, NULL, p);
-}
-
-int profile_status_configured(void)
-{
-    return running_files != NULL;
-}
-
-void profile_status_register_hooks(apr_pool_t *p)
-{
-    /* After profile_check_config (APR_HOOK_MIDDLE) has loaded. */
-    ap_hook_check_config(status_check_config, NULL, NULL, APR_HOOK_LAST);
-    profile_status_views_register_hooks(p);
 }

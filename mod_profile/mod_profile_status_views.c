@@ -3,19 +3,20 @@
  * mod_profile_status_views.c -- the views of the status model
  * (mod_profile_status.c), for administrators and monitoring:
  *
- *   - a section of mod_status's /server-status, and Key: value lines in
- *     its ?auto form (mod_status's optional status_hook);
+ *   - a section of mod_status's /server-status, and in its ?auto form
+ *     a few stable Key: value lines (mod_status's optional status_hook;
+ *     none with ProfileServerStatus Off);
  *   - the `profile-status` handler: the model as JSON, for monitoring;
  *   - `httpd -t -D DUMP_PROFILES`: each API base with its data file and
  *     effective directives, on stdout (the test_config hook).
  *
  * Nothing here answers below an API base.
- */#include <string.h>
+ */
+#include <string.h>
 
 #include "httpd.h"
 #include "http_config.h"
 #include "http_core.h"
-#include "http_log.h"
 #include "http_main.h"
 #include "http_protocol.h"
 #include "http_request.h"
@@ -29,16 +30,30 @@
 
 #include "mod_profile.h"
 
-APLOG_USE_MODULE(profile);
 /* ------------------------------------------------------------------ */
 /* server-status                                                       */
 
-/* Prints `v`, a scalar or an array of scalars, as text. */
-static const char *text_of(const json_t *v, apr_pool_t *p)
+static const char *text_of(const json_t *v, apr_pool_t *p);
+
+/* The items of array `a` as text, joined by `sep`. */
+static const char *list_of(const json_t *a, const char *sep, apr_pool_t *p)
 {
     const char *s = "";
     size_t i;
 
+    for (i = 0; i < json_array_size(a); i++) {
+        s = apr_pstrcat(p, s, i ? sep : "", text_of(json_array_get(a, i), p),
+                        NULL);
+    }
+    return s;
+}
+
+/* Prints `v`, a scalar or an array of scalars, as text (NULL: none). */
+static const char *text_of(const json_t *v, apr_pool_t *p)
+{
+    if (v == NULL) {
+        return NULL;            /* a member the file's state lacks */
+    }
     switch (json_typeof(v)) {
     case JSON_STRING:
         return json_string_value(v);
@@ -52,53 +67,57 @@ static const char *text_of(const json_t *v, apr_pool_t *p)
     case JSON_FALSE:
         return "off";
     case JSON_ARRAY:
-        for (i = 0; i < json_array_size(v); i++) {
-            s = apr_pstrcat(p, s, i ? " " : "",
-                            text_of(json_array_get(v, i), p), NULL);
-        }
-        return s;
+        return list_of(v, " ", p);
     default:
         return NULL;
     }
 }
 
-/* ?auto: every value of the model as "Key: value", the key being the
- * path of names in it, capitalized and joined ("ProfileData[0]State");
- * a null value gives no line. */
-static void auto_lines(request_rec *r, const char *prefix, const json_t *v)
+/* ?auto: the counts, then per file the members of the second table, as
+ * "ProfileData[i]Key: value" (a null value gives no line).  These keys
+ * are an interface (docs/operations.md): they change with no JSON name. */
+typedef struct {
+    const char *key, *member;
+} auto_key_t;
+
+static const auto_key_t auto_counts[] = {
+    {"Files", "files"}, {"Fresh", "fresh"}, {"Stale", "stale"},
+    {"Unavailable", "unavailable"}, {NULL, NULL}
+};
+static const auto_key_t auto_file[] = {
+    {"Path", "path"}, {"State", "state"}, {"StaleSince", "staleSince"},
+    {NULL, NULL}
+};
+
+static void auto_line(request_rec *r, const char *key, const json_t *v)
 {
-    const char *key, *s;
-    json_t *m;
-    size_t i;
+    const char *s = text_of(v, r->pool);
     char *c;
 
-    if (json_is_object(v)) {
-        json_object_foreach((json_t *)v, key, m) {
-            c = apr_pstrcat(r->pool, prefix, key, NULL);
-            c[strlen(prefix)] = apr_toupper(key[0]);
-            auto_lines(r, c, m);
+    if (s != NULL) {
+        for (c = apr_pstrdup(r->pool, s), s = c; *c; c++) {
+            *c = apr_iscntrl(*c) ? ' ' : *c;        /* one line each */
         }
-        return;
+        ap_rprintf(r, "Profile%s: %s\n", key, s);
     }
-    if (json_is_array(v) && json_array_size(v) > 0
-        && json_is_object(json_array_get(v, 0))) {
-        for (i = 0; i < json_array_size(v); i++) {
-            auto_lines(r, apr_psprintf(r->pool, "%s[%lu]", prefix,
-                                       (unsigned long)i),
-                       json_array_get(v, i));
-        }
-        return;
+}
+
+static void auto_lines(request_rec *r, const json_t *m)
+{
+    const json_t *data = json_object_get(m, "data");
+    const auto_key_t *k;
+    size_t i;
+
+    for (k = auto_counts; k->key != NULL; k++) {
+        auto_line(r, k->key, json_object_get(m, k->member));
     }
-    if ((s = text_of(v, r->pool)) == NULL) {
-        return;
-    }
-    c = apr_pstrdup(r->pool, s);
-    for (s = c; *c; c++) {
-        if (apr_iscntrl(*c)) {
-            *c = ' ';           /* one line per value */
+    for (i = 0; i < json_array_size(data); i++) {
+        for (k = auto_file; k->key != NULL; k++) {
+            auto_line(r, apr_psprintf(r->pool, "Data[%lu]%s",
+                                      (unsigned long)i, k->key),
+                      json_object_get(json_array_get(data, i), k->member));
         }
     }
-    ap_rprintf(r, "%s: %s\n", prefix, s);
 }
 
 static const char *h(request_rec *r, const json_t *v)
@@ -160,7 +179,7 @@ static void file_html(request_rec *r, const json_t *f)
 {
     const json_t *loaded = json_object_get(f, "loaded");
     const json_t *disk = json_object_get(f, "onDisk");
-    const json_t *uses = json_object_get(f, "uses");
+    const json_t *apis = json_object_get(f, "apis");
     const char *state = json_string_value(json_object_get(f, "state"));
     const char *used = "";
     size_t i;
@@ -189,15 +208,17 @@ static void file_html(request_rec *r, const json_t *f)
     row(r, "Representations", bytes_html(r, f));
     row(r, "Compressed forms", field(r, f, "compressed"));
     row(r, "ProfileBadData", field(r, f, "badData"));
-    for (i = 0; i < json_array_size(uses); i++) {
-        const json_t *u = json_array_get(uses, i);
+    for (i = 0; i < json_array_size(apis); i++) {
+        const json_t *u = json_array_get(apis, i);
 
         used = apr_pstrcat(r->pool, used, i ? "<br />" : "",
-                           apr_psprintf(r->pool, "%s %s (line %s of %s): "
+                           apr_psprintf(r->pool, "%s on %s (line %s of %s): "
                                         "max-age %s, CORS %s, compression "
                                         "%s, bad data %s",
-                                        field(r, u, "server"),
                                         field(r, u, "base"),
+                                        ap_escape_html(r->pool, list_of(
+                                            json_object_get(u, "servers"),
+                                            ", ", r->pool)),
                                         field(r, u, "line"),
                                         field(r, u, "definedIn"),
                                         field(r, u, "maxAge"),
@@ -205,22 +226,23 @@ static void file_html(request_rec *r, const json_t *f)
                                         field(r, u, "compression"),
                                         field(r, u, "badData")), NULL);
     }
-    row(r, "Used by", used);
+    row(r, "Served", used);
     ap_rputs("</table>\n", r);
 }
 
 static int status_hook(request_rec *r, int flags)
 {
+    profile_mod_conf_t *mc = profile_mod_conf(NULL);
     json_t *m;
     const json_t *data;
     size_t i;
 
-    if (!profile_status_configured()) {
-        return OK;              /* no ProfileData anywhere */
+    if (!mc || !mc->server_status || profile_status_files(r->pool) == NULL) {
+        return OK;              /* Off, or no ProfileData anywhere */
     }
-    m = profile_status_model(r->pool);
+    m = profile_status_model(r->server, r->pool);
     if (flags & AP_STATUS_SHORT) {
-        auto_lines(r, "Profile", m);
+        auto_lines(r, m);
         json_decref(m);
         return OK;
     }
@@ -253,7 +275,7 @@ static int status_handler(request_rec *r)
     if (r->method_number != M_GET) {
         return HTTP_METHOD_NOT_ALLOWED;
     }
-    m = profile_status_model(r->pool);
+    m = profile_status_model(r->server, r->pool);
     body = json_dumps(m, JSON_INDENT(2) | JSON_PRESERVE_ORDER
                            | JSON_REAL_PRECISION(10));
     json_decref(m);
@@ -273,7 +295,7 @@ static int status_handler(request_rec *r)
 /* ------------------------------------------------------------------ */
 /* httpd -t -D DUMP_PROFILES                                           */
 
-static void dump_use(apr_file_t *out, const json_t *f, const json_t *u,
+static void dump_api(apr_file_t *out, const json_t *f, const json_t *u,
                      apr_pool_t *p)
 {
     const json_t *recs = json_object_get(f, "records");
@@ -281,8 +303,8 @@ static void dump_use(apr_file_t *out, const json_t *f, const json_t *u,
     const char *counts = "";
     json_t *n;
 
-    apr_file_printf(out, "  %s %s\n", text_of(json_object_get(u, "server"),
-                                              p),
+    apr_file_printf(out, "  %s %s\n",
+                    list_of(json_object_get(u, "servers"), ", ", p),
                     base ? base : "(no API base: ProfileData is not in a "
                                   "<Location>; set ProfileBasePath)");
     apr_file_printf(out, "    ProfileData %s (line %s of %s)\n",
@@ -312,14 +334,16 @@ static void dump_use(apr_file_t *out, const json_t *f, const json_t *u,
                     text_of(json_object_get(u, "badData"), p));
 }
 
-/* Each API base, with its server, data file, what the file holds and
- * the effective directives, on stdout (as mod_ssl's DUMP_CERTS).  At
- * configtest the files were only validated; each is read again here,
- * rendered without compressed forms, for its languages and records. */
+/* Each API, with the servers serving it, its data file, what the file
+ * holds and the effective directives, on stdout (as mod_ssl's
+ * DUMP_CERTS).  At configtest the files were only validated; each is
+ * read again here, rendered without compressed forms, for its languages
+ * and records. */
 static void status_test_config(apr_pool_t *pconf, server_rec *s)
 {
-    apr_array_header_t *files;
+    profile_mod_conf_t *mc = profile_mod_conf(NULL);
     profile_load_opts_t opts = {.render = 1, .compress = 0};
+    apr_array_header_t *files;
     apr_file_t *out;
     apr_pool_t *p;
     int i;
@@ -331,22 +355,22 @@ static void status_test_config(apr_pool_t *pconf, server_rec *s)
         return;
     }
     apr_pool_create(&p, pconf);
-    files = profile_status_sorted(profile_data_files(), p);
-    opts.max_size = profile_max_data_size();
+    files = profile_status_sorted(mc ? mc->files : NULL, p);
+    opts.max_size = mc ? mc->max_data_size : 0;
     apr_file_printf(out, "Profile APIs (mod_profile):\n");
     for (i = 0; i < files->nelts; i++) {
         const profile_data_t *d = APR_ARRAY_IDX(files, i, profile_data_t *);
         profile_store_t *st = NULL;
         const char *err = NULL;
+        json_t *f, *apis;
         apr_pool_t *lp;
-        json_t *f;
 
         apr_pool_create(&lp, p);
         profile_store_load(&st, &err, d->path, &opts, lp);
-        f = profile_status_file(d, st, err, p);
-        for (j = 0; j < json_array_size(json_object_get(f, "uses")); j++) {
-            dump_use(out, f, json_array_get(json_object_get(f, "uses"), j),
-                     p);
+        f = profile_status_file(d, NULL, st, err, lp);
+        apis = json_object_get(f, "apis");
+        for (j = 0; j < json_array_size(apis); j++) {
+            dump_api(out, f, json_array_get(apis, j), lp);
         }
         json_decref(f);
         apr_pool_destroy(lp);

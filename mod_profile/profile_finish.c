@@ -23,11 +23,14 @@
 #include <string.h>
 
 #include <unistd.h>
+#if !defined(WIN32)
+#include <pthread.h>
+#include <signal.h>
+#endif
 #if defined(__linux__)
 #include <sched.h>
 #endif
 
-#include <apr_signal.h>
 #include <apr_strings.h>
 #include <apr_thread_cond.h>
 #include <apr_thread_mutex.h>
@@ -114,11 +117,7 @@ static void *APR_THREAD_FUNC finish_thread(apr_thread_t *t, void *data)
     profile_finish_t *w = data;
     job_t *j;
 
-    /* The loading thread's signals (httpd's SIGHUP, SIGTERM...) are
-     * never delivered here. */
-    if (t != NULL) {
-        apr_setup_signal_thread();
-    }
+    (void)t;
     while ((j = next_job(w)) != NULL) {
         run_job(w, j);
     }
@@ -149,6 +148,9 @@ profile_finish_t *profile_finish_start(apr_size_t cap, apr_size_t size,
     apr_pool_t *pool;
     profile_finish_t *w;
     int i;
+#if !defined(WIN32)
+    sigset_t all, old;
+#endif
 
     apr_pool_create(&pool, p);
     w = apr_pcalloc(pool, sizeof(*w));
@@ -165,12 +167,22 @@ profile_finish_t *profile_finish_start(apr_size_t cap, apr_size_t size,
         w->mu = NULL;
         return w;
     }
+    /* The threads start with every signal blocked (a new thread inherits
+     * its creator's mask): httpd's SIGHUP, SIGTERM... go to the loading
+     * thread alone, from the threads' first instruction on. */
+#if !defined(WIN32)
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+#endif
     for (i = 1; i < ncpu && w->nthreads < MAX_THREADS; i++) {
         if (apr_thread_create(&w->threads[w->nthreads], NULL, finish_thread,
                               w, w->pool) == APR_SUCCESS) {
             w->nthreads++;
         }
     }
+#if !defined(WIN32)
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+#endif
     return w;
 }
 

@@ -298,6 +298,24 @@ leave:
     return rv;
 }
 
+apr_status_t profile_pool_create_own(apr_pool_t **out, apr_pool_t *parent)
+{
+    apr_allocator_t *alloc;
+    apr_status_t rv;
+
+    *out = NULL;
+    if ((rv = apr_allocator_create(&alloc)) != APR_SUCCESS) {
+        return rv;
+    }
+    if ((rv = apr_pool_create_ex(out, parent, NULL, alloc)) != APR_SUCCESS) {
+        apr_allocator_destroy(alloc);
+        *out = NULL;
+        return rv;
+    }
+    apr_allocator_owner_set(alloc, *out);
+    return APR_SUCCESS;
+}
+
 apr_status_t profile_store_load(profile_store_t **out, const char **errmsg,
                                 const char *path,
                                 const profile_load_opts_t *o,
@@ -307,7 +325,6 @@ apr_status_t profile_store_load(profile_store_t **out, const char **errmsg,
     apr_finfo_t fi;
     apr_status_t rv;
     apr_pool_t *tmp;
-    apr_allocator_t *alloc;
     char *buf = NULL;
     apr_size_t got = 0;
     char ebuf[256];
@@ -319,13 +336,10 @@ apr_status_t profile_store_load(profile_store_t **out, const char **errmsg,
     /* The file's bytes are needed only while parsing: in a pool with an
      * allocator of its own, so that they go back to malloc (and to the
      * system) when it is destroyed rather than staying on the free list
-     * of p's allocator for as long as p lives.  Only this thread
-     * allocates from it (no mutex). */
-    if (apr_allocator_create(&alloc) != APR_SUCCESS) {
+     * of p's allocator for as long as p lives. */
+    if (profile_pool_create_own(&tmp, p) != APR_SUCCESS) {
         return unusable(errmsg, o, path, APR_ENOMEM, "out of memory", p);
     }
-    apr_pool_create_ex(&tmp, p, NULL, alloc);
-    apr_allocator_owner_set(alloc, tmp);
     rv = apr_file_open(&f, path, APR_FOPEN_READ | APR_FOPEN_BINARY,
                        APR_OS_DEFAULT, tmp);
     if (rv == APR_SUCCESS) {

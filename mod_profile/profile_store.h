@@ -110,6 +110,12 @@ apr_status_t profile_store_parse_opts(profile_store_t **out,
                                       const profile_load_opts_t *opts,
                                       apr_pool_t *p);
 
+/* A pool under `parent` with an allocator of its own, destroyed with
+ * it: what it freed goes back to malloc, where the allocator of a
+ * long-lived parent would keep it on its free list for good.  Only one
+ * thread at a time may allocate from it (the allocator has no mutex). */
+apr_status_t profile_pool_create_own(apr_pool_t **out, apr_pool_t *parent);
+
 /* Their ETags: profile_etag.h. */
 
 #endif

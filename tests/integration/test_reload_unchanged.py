@@ -184,3 +184,18 @@ def test_file_gone_bad_after_a_kept_restart_is_reported(server):
     assert KEPT in _profile_line(text, server.path)
     assert "PROFILE0003" not in text, text
     assert _bytes(_snapshot(server)) == _bytes(before)
+
+
+def test_a_file_no_generation_names_is_forgotten(server, workdir):
+    """A restart whose configuration no longer names a file frees what was
+    kept of it: named again later, unchanged, it is loaded afresh."""
+    other = h.write_json(os.path.join(workdir, "unchanged-other.json"),
+                         _data("Other"))
+    server.write_conf(INFO + h.location(B, other))
+    text = pu.restart(server, "USR1")
+    assert "loaded in" in _profile_line(text, other)
+    assert server.path not in text
+    server.write_conf(INFO + h.location(B, server.path))
+    text = pu.restart(server, "USR1")
+    line = _profile_line(text, server.path)
+    assert "loaded in" in line and KEPT not in line, line

@@ -211,14 +211,20 @@ def test_json_status_names_each_file_and_what_it_holds(site, sample):
     assert other["bytes"] == dict(other["bytes"], gzip=0, br=0)
 
     conf = site.conf
-    assert main["uses"] == [{
-        "server": "127.0.0.1 (main server)", "base": "/api/v1",
+    # The main server's API is served by the virtual host that takes every
+    # connection (the main server gets none), with the ProfileMaxAge the
+    # virtual host sets.
+    assert main["apis"] == [{
+        "servers": ["%s:%d" % (API, site.port)], "base": "/api/v1",
         "definedIn": conf,
         "line": _line_of(conf, 'ProfileData "%s"' % site.files["main"]),
-        "maxAge": 300, "corsOrigins": ["*"], "compression": True,
+        "maxAge": 60, "corsOrigins": ["*"], "compression": True,
         "badData": "keep"}]
-    assert other["uses"] == [{
-        "server": "%s:%d" % (API, site.port), "base": "/x/api/v1",
+    for host in (API, "elsewhere.test"):
+        r = site.get("/api/v1/profile", {"Host": host})
+        assert r.header("Cache-Control") == "public, max-age=60"
+    assert other["apis"] == [{
+        "servers": ["%s:%d" % (API, site.port)], "base": "/x/api/v1",
         "definedIn": conf,
         "line": _line_of(conf, 'ProfileData "%s"' % site.files["other"]),
         "maxAge": 60,
@@ -235,25 +241,48 @@ def test_status_handler_answers_get_and_head_only(site):
     assert r.tokens("Allow") == {"get", "head"}     # TraceEnable off
 
 
-def test_server_status_auto_has_the_json_facts_as_lines(site):
+AUTO_KEYS = ["ProfileFiles", "ProfileFresh", "ProfileStale",
+             "ProfileUnavailable"]
+AUTO_FILE_KEYS = ["Path", "State", "StaleSince"]
+
+
+def auto_of(st):
+    """The ?auto lines docs/operations.md lists, from the JSON status."""
+    out = {k: str(st[k[len("Profile"):].lower()]) for k in AUTO_KEYS}
+    for i, f in enumerate(st["data"]):
+        for k in AUTO_FILE_KEYS:
+            v = f[k[0].lower() + k[1:]]
+            if v is not None:
+                out["ProfileData[%d]%s" % (i, k)] = v
+    return out
+
+
+def test_server_status_auto_has_a_few_stable_keys(site):
     st = status_json(site)
     lines = auto_lines(site)
     mine = {k: v for k, v in lines.items() if k.startswith("Profile")}
-    assert mine == flatten(st)
+    assert mine == auto_of(st)
     # The keys an admin's script reads (docs/operations.md).
     assert lines["ProfileFiles"] == "2"
+    assert lines["ProfileFresh"] == "2"
     assert lines["ProfileStale"] == "0"
     assert lines["ProfileUnavailable"] == "0"
     assert lines["ProfileData[0]Path"] == site.files["main"]
     assert lines["ProfileData[0]State"] == "fresh"
-    assert lines["ProfileData[0]Languages"] == "en es"
-    assert lines["ProfileData[0]RecordsExperience"] == "4"
-    assert lines["ProfileData[0]Uses[0]Base"] == "/api/v1"
-    assert lines["ProfileData[1]Uses[0]CorsOrigins"] == \
-        "https://a.example https://b.example"
-    assert "ProfileData[0]Error" not in lines
+    assert "ProfileData[0]StaleSince" not in lines
     # mod_status's own lines are still there.
     assert "Total Accesses" in lines or "ServerUptimeSeconds" in lines
+
+
+def test_auto_keys_are_those_docs_list():
+    with open(os.path.join(h.SRCDIR, "docs", "operations.md")) as f:
+        doc = f.read()
+    section = doc[doc.index("### In server-status"):]
+    section = section[:section.index("\n### ", 5)]
+    listed = set(re.findall(r"^\| `(Profile[A-Za-z\[\]]+)` \|", section,
+                            re.M))
+    assert listed == set(AUTO_KEYS) | {"ProfileData[N]" + k
+                                       for k in AUTO_FILE_KEYS}
 
 
 def test_server_status_page_has_an_escaped_section(site):
@@ -269,8 +298,9 @@ def test_server_status_page_has_an_escaped_section(site):
     assert "status-a&b<c>" not in page
     assert "skills 5, experience 4, education 3, caseStudies 3, " \
         "metrics 5" in page
-    assert "127.0.0.1 (main server) /api/v1" in page
-    assert "%s:%d /x/api/v1" % (API, site.port) in page
+    assert "/api/v1 on %s:%d (line" % (API, site.port) in page
+    assert "/x/api/v1 on %s:%d (line" % (API, site.port) in page
+    assert "main server" not in page
     assert "last good data since" not in page
 
 
@@ -354,7 +384,6 @@ def test_failed_reload_says_last_good_data_until_a_good_one(reloading):
     lines = auto_lines(server)
     assert lines["ProfileStale"] == "1"
     assert lines["ProfileData[0]State"] == "stale"
-    assert lines["ProfileData[0]Message"] == f["message"]
     assert lines["ProfileData[0]StaleSince"] == since
     page = server.get("/server-status").body.decode("utf-8")
     assert "<b>serving last good data since %s because: %s" \
@@ -405,8 +434,116 @@ def test_file_that_never_loaded_says_it_answers_503(make_httpd, workdir):
         assert f["loaded"] is None and f["loadedAt"] is None
         assert "records" not in f
         assert auto_lines(server)["ProfileUnavailable"] == "1"
+        # The page has the section, and the child serving it survives.
+        page = server.get("/server-status")
+        assert page.status == 200, page
+        assert "<b>no good data loaded: answering 503" \
+            in page.body.decode("utf-8")
+        assert server.get("/api/v1/profile").status == 503
     finally:
         server.stop()
+
+
+# ------------------------------------------- every view in every state
+def check_views(server, path, state):
+    """The JSON status, ?auto, the HTML page and DUMP_PROFILES all answer
+    for a file in `state`, and agree on it; returns the JSON of the file."""
+    f = status_json(server)["data"][0]
+    assert (f["path"], f["state"]) == (path, state)
+    lines = auto_lines(server)
+    assert lines["ProfileData[0]Path"] == path
+    assert lines["ProfileData[0]State"] == state
+    assert (lines.get("ProfileData[0]StaleSince") == f["staleSince"]
+            if state == "stale" else "ProfileData[0]StaleSince" not in lines)
+    r = server.get("/server-status")
+    assert r.status == 200, r
+    page = r.body.decode("utf-8")
+    assert "<h3>%s</h3>" % path in page
+    assert f["message"].replace('"', "&quot;") in page
+    cp = server.ctl("-t", "-D", "DUMP_PROFILES")
+    assert cp.returncode == 0, cp.stderr
+    assert "    ProfileData %s (line" % path in cp.stdout
+    return f
+
+
+@pytest.mark.allow_log(r"PROFILE0003: ProfileData: .*/status-states/")
+def test_every_view_in_fresh_kept_and_stale_states(make_httpd, workdir):
+    path = os.path.join(_dir(workdir, "status-states"), "profile.json")
+    h.copy_data(MINIMAL_FILE, path)
+    server = make_httpd("status-states", "")
+    server.write_conf(h.load_modules("status") + STATUS
+                      + h.location("/api/v1", path))
+    server.start_checked()
+    try:
+        fresh = check_views(server, path, "fresh")
+        assert fresh["keptUnchanged"] is False
+        assert fresh["loadSeconds"] > 0 and fresh["loadedAt"]
+
+        # A restart that keeps the unchanged data keeps when and how fast
+        # it was loaded.
+        os.utime(path, (h.DATA_MTIME + 5, h.DATA_MTIME + 5))
+        pu.restart(server, "USR1")
+        kept = check_views(server, path, "fresh")
+        assert kept["keptUnchanged"] is True
+        assert kept["loadSeconds"] == fresh["loadSeconds"]
+        assert kept["loadedAt"] == fresh["loadedAt"]
+        assert kept["loaded"]["mtime"] == _iso(h.DATA_MTIME + 5)
+        assert status_json(server)["generation"] == 2
+
+        with open(path, "w") as f:
+            f.write("{")
+        pu.restart(server, "USR1")
+        stale = check_views(server, path, "stale")
+        assert stale["loadSeconds"] == fresh["loadSeconds"]
+        assert stale["loadedAt"] == fresh["loadedAt"]
+        assert stale["keptUnchanged"] is False
+    finally:
+        server.stop()
+
+
+@pytest.mark.allow_log(r"PROFILE0005: ProfileData: .*/status-never-views/")
+def test_every_view_of_a_file_that_never_loaded(make_httpd, workdir):
+    path = os.path.join(_dir(workdir, "status-never-views"), "profile.json")
+    with open(path, "w") as f:
+        f.write("{")
+    server = make_httpd("status-never-views", "")
+    server.write_conf(h.load_modules("status") + STATUS
+                      + h.location("/api/v1", path))
+    try:
+        assert server.start().returncode == 0
+        f = check_views(server, path, "unavailable")
+        assert f["loadSeconds"] is None and f["loadedAt"] is None
+        assert server.get("/api/v1/profile").status == 503
+    finally:
+        server.stop()
+
+
+def test_server_status_off_shows_no_section(make_httpd, workdir):
+    path = os.path.join(_dir(workdir, "status-off"), "profile.json")
+    h.copy_data(MINIMAL_FILE, path)
+    server = make_httpd("status-off", "")
+    server.write_conf(h.load_modules("status") + STATUS
+                      + "ProfileServerStatus Off\n"
+                      + h.location("/api/v1", path))
+    server.start_checked()
+    try:
+        page = server.get("/server-status").body.decode("utf-8")
+        assert "mod_profile" not in page and path not in page
+        lines = auto_lines(server)
+        assert not [k for k in lines if k.startswith("Profile")]
+        assert "ServerUptimeSeconds" in lines or "Total Accesses" in lines
+        # The JSON handler, set where the admin chose, still answers.
+        assert status_json(server)["data"][0]["path"] == path
+    finally:
+        server.stop()
+
+
+def test_server_status_directive_is_server_config_only(make_httpd):
+    server = make_httpd("status-off-ctx", "<Location /x>\n"
+                        "    ProfileServerStatus Off\n</Location>\n")
+    cp = server.configtest()
+    assert cp.returncode != 0
+    assert "ProfileServerStatus" in cp.stderr
 
 
 # ------------------------------------------------------- DUMP_PROFILES
