@@ -25,12 +25,27 @@ int pc_jr_fail(jr_ctx_t *c, const char *fmt, ...)
     va_start(ap, fmt);
     c->err = apr_pvsprintf(c->p, fmt, ap);
     va_end(ap);
+    if (c->problems != NULL) {
+        APR_ARRAY_PUSH(c->problems, const char *) = c->err;
+    }
     return -1;
 }
 
+/* Prints the problem (or with c->problems, every problem, one per line
+ * as a compiler does: "FILE: $.path: message", then how many). */
 int pc_jr_report(jr_ctx_t *c, int status)
 {
-    fprintf(stderr, "profilectl %s: %s\n", c->cmd, c->err);
+    int i, n = c->problems ? c->problems->nelts : 0;
+
+    if (n == 0) {
+        fprintf(stderr, "profilectl %s: %s\n", c->cmd, c->err);
+        return status;
+    }
+    for (i = 0; i < n; i++) {
+        fprintf(stderr, "%s\n", APR_ARRAY_IDX(c->problems, i, const char *));
+    }
+    fprintf(stderr, "profilectl %s: %d problem%s; nothing written\n",
+            c->cmd, n, n == 1 ? "" : "s");
     return status;
 }
 
