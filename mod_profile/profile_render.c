@@ -99,18 +99,24 @@ static void emit_value(profile_sbuf_t *b, const profile_field_t *f, json_t *v,
         emit_text(b, profile_schema_text(v, lang));
         break;
     case PROFILE_K_TEXTLIST:
+        /* The list, or this language's own list (CONTRACT §9). */
+        v = profile_schema_textlist(v, lang);
+        SB_LIT(b, "[");
+        json_array_foreach(v, i, el) {
+            if (i > 0) {
+                SB_LIT(b, ",");
+            }
+            emit_text(b, profile_schema_text(el, lang));
+        }
+        SB_LIT(b, "]");
+        break;
     case PROFILE_K_OBJLIST:
         SB_LIT(b, "[");
         json_array_foreach(v, i, el) {
             if (i > 0) {
                 SB_LIT(b, ",");
             }
-            if (f->kind == PROFILE_K_TEXTLIST) {
-                emit_text(b, profile_schema_text(el, lang));
-            }
-            else {
-                profile_render_object(b, f->sub, el, lang);
-            }
+            profile_render_object(b, f->sub, el, lang);
         }
         SB_LIT(b, "]");
         break;

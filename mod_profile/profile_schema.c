@@ -8,6 +8,8 @@
  *
  * Pure core: no httpd headers.
  */
+#include <string.h>
+
 #include "profile_schema.h"
 
 const profile_field_t profile_schema_profile[] = {
@@ -110,4 +112,20 @@ const profile_schema_coll_t profile_schema_colls[PROFILE_COLL_COUNT] = {
 json_t *profile_schema_text(json_t *v, const char *lang)
 {
     return json_is_string(v) ? v : json_object_get(v, lang);
+}
+
+json_t *profile_schema_textlist(json_t *v, const char *lang)
+{
+    return json_is_array(v) ? v : json_object_get(v, lang);
+}
+
+const profile_field_t *profile_schema_field(const profile_field_t *fields,
+                                            const char *name)
+{
+    for (; fields->name; fields++) {
+        if (strcmp(fields->name, name) == 0) {
+            return fields;
+        }
+    }
+    return NULL;
 }

@@ -17,7 +17,8 @@
 
 typedef enum {
     PROFILE_K_TEXT,     /* a string, or an object: one string per language */
-    PROFILE_K_TEXTLIST, /* an array of PROFILE_K_TEXT */
+    PROFILE_K_TEXTLIST, /* an array of PROFILE_K_TEXT, or an object: one
+                         * array of plain strings per language */
     PROFILE_K_ID,       /* a plain string matching the id pattern */
     PROFILE_K_KIND,     /* a plain string matching the kind pattern */
     PROFILE_K_PLAIN,    /* a plain string (urls) */
@@ -55,5 +56,15 @@ extern const profile_schema_coll_t profile_schema_colls[PROFILE_COLL_COUNT];
 /* A text value (PROFILE_K_TEXT) in language `lang`: the string itself,
  * or its translation. */
 json_t *profile_schema_text(json_t *v, const char *lang);
+
+/* A list of text values (PROFILE_K_TEXTLIST) in language `lang`: the
+ * array itself, whose items are text values, or that language's array,
+ * whose items are plain strings.  Either way, item i in `lang` is
+ * profile_schema_text(json_array_get(list, i), lang). */
+json_t *profile_schema_textlist(json_t *v, const char *lang);
+
+/* The field `name` of the table `fields`, or NULL. */
+const profile_field_t *profile_schema_field(const profile_field_t *fields,
+                                            const char *name);
 
 #endif

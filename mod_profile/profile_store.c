@@ -26,7 +26,8 @@
 #include "profile_validate.h"
 
 /* The folded search keys of element `el` of collection k, in each
- * language: every text of the fields the filters search (§8 rule 5). */
+ * language: every text of the fields the filters search (§8 rule 5),
+ * each list's items as served in that language. */
 static void fold_keys(profile_item_t *item, int k, json_t *el,
                       const profile_store_t *st, apr_pool_t *p)
 {
@@ -42,8 +43,12 @@ static void fold_keys(profile_item_t *item, int k, json_t *el,
             size_t i;
             json_t *t;
 
-            if (json_is_array(v)) {
-                json_array_foreach(v, i, t) {
+            if (profile_schema_field(profile_schema_colls[k].fields, *name)
+                ->kind == PROFILE_K_TEXTLIST) {
+                /* The items served in this language only (§9). */
+                json_t *list = profile_schema_textlist(v, st->langs[l]);
+
+                json_array_foreach(list, i, t) {
                     const char *s = json_string_value(
                         profile_schema_text(t, st->langs[l]));
                     APR_ARRAY_PUSH(keys, const char *) =

@@ -2,13 +2,13 @@
 /*
  * profile_validate.c -- the data file's validation (CONTRACT §9): the
  * languages it declares, every value against the schema tables of
- * profile_schema.c (kinds, required and unknown keys, translations, id
- * and kind patterns, no nulls), and unique ids per collection.  Every
- * problem is collected, with its JSON path, in the order of the file
- * (jansson keeps members in file order, and the walk follows it); a
- * value of the wrong type is one problem and is not descended into.  A
- * rule is changed here; which fields exist is changed in
- * profile_schema.c.
+ * profile_schema.c (kinds, required and unknown keys, translations,
+ * lists given per language, id and kind patterns, no nulls), and unique
+ * ids per collection.  Every problem is collected, with its JSON path,
+ * in the order of the file (jansson keeps members in file order, and the
+ * walk follows it); a value of the wrong type is one problem and is not
+ * descended into.  A rule is changed here; which fields exist is changed
+ * in profile_schema.c.
  *
  * Pure core: no httpd headers.
  */
@@ -134,6 +134,16 @@ static int lang_index(vctx_t *c, const char *tag)
     return -1;
 }
 
+/* The declared languages, for messages: "en,es". */
+static const char *declared(vctx_t *c)
+{
+    apr_array_header_t a = {.pool = c->p, .elt_size = sizeof(char *),
+                            .nelts = c->nlangs, .nalloc = c->nlangs,
+                            .elts = (char *)c->langs};
+
+    return apr_array_pstrcat(c->p, &a, ',');
+}
+
 static int check_object(vctx_t *c, const profile_field_t *fields, json_t *v,
                         const path_t *at);
 
@@ -155,11 +165,7 @@ static int check_text(vctx_t *c, json_t *v, const path_t *at)
         path_t here = {.up = at, .key = key};
         if (c->langs_ok && lang_index(c, key) < 0) {
             rv = fail(c, at, "unknown language %s (the file declares %s)",
-                      quoted(c, key),
-                      apr_array_pstrcat(c->p, &(apr_array_header_t){
-                          .pool = c->p, .elt_size = sizeof(char *),
-                          .nelts = c->nlangs, .nalloc = c->nlangs,
-                          .elts = (char *)c->langs}, ','));
+                      quoted(c, key), declared(c));
         }
         else if (!json_is_string(tr)) {
             rv = fail(c, &here, "expected a string, found %s",
@@ -169,6 +175,69 @@ static int check_text(vctx_t *c, json_t *v, const path_t *at)
     for (i = 0; c->langs_ok && i < c->nlangs; i++) {
         if (json_object_get(v, c->langs[i]) == NULL) {
             rv = fail(c, at, "missing translation \"%s\"", c->langs[i]);
+        }
+    }
+    return rv;
+}
+
+/* A list of text values: an array of text values, or an object with
+ * exactly one array per declared language whose items are plain strings
+ * (CONTRACT §9).  Each language's array is judged even when another's
+ * is wrong. */
+static int check_textlist(vctx_t *c, json_t *v, const path_t *at)
+{
+    const char *key;
+    json_t *list, *el;
+    size_t i;
+    int l, rv = 0;
+
+    if (json_is_array(v)) {
+        json_array_foreach(v, i, el) {
+            path_t here = {.up = at, .key = NULL, .index = i};
+
+            if (json_is_null(el)) {
+                rv = fail(c, &here, "null is not allowed (expected a text "
+                          "value)");
+            }
+            else if (check_text(c, el, &here)) {
+                rv = -1;
+            }
+        }
+        return rv;
+    }
+    if (!json_is_object(v)) {
+        return fail(c, at, "expected an array of text values, or an object "
+                    "with one array per language, found %s", type_name(v));
+    }
+    json_object_foreach(v, key, list) {
+        path_t here = {.up = at, .key = key};
+
+        if (c->langs_ok && lang_index(c, key) < 0) {
+            rv = fail(c, at, "unknown language %s (the file declares %s)",
+                      quoted(c, key), declared(c));
+            continue;
+        }
+        if (!json_is_array(list)) {
+            rv = fail(c, &here, "expected an array of plain strings (the "
+                      "list in %s), found %s", quoted(c, key),
+                      type_name(list));
+            continue;
+        }
+        json_array_foreach(list, i, el) {
+            path_t item = {.up = &here, .key = NULL, .index = i};
+
+            if (!json_is_string(el)) {
+                rv = fail(c, &item, "expected a plain string (the items of "
+                          "a list given per language are not translated "
+                          "again), found %s", type_name(el));
+            }
+        }
+    }
+    for (l = 0; c->langs_ok && l < c->nlangs; l++) {
+        if (json_object_get(v, c->langs[l]) == NULL) {
+            rv = fail(c, at, "missing the list in \"%s\" (a list given per "
+                      "language has one array per declared language)",
+                      c->langs[l]);
         }
     }
     return rv;
@@ -202,7 +271,10 @@ static int check_value(vctx_t *c, const profile_field_t *f, json_t *v,
 
     if (json_is_null(v)) {
         static const char *const expected[] = {
-            "a text value", "an array of text values", "an id",
+            "a text value",
+            "an array of text values, or an object with one array per "
+            "language",
+            "an id",
             "a kind", "a string", "an object", "an array of objects",
             "an array of language tags", "a string (the schema's URL)"
         };
@@ -243,6 +315,7 @@ static int check_value(vctx_t *c, const profile_field_t *f, json_t *v,
     case PROFILE_K_OBJECT:
         return check_object(c, f->sub, v, at);
     case PROFILE_K_TEXTLIST:
+        return check_textlist(c, v, at);
     case PROFILE_K_OBJLIST:
         if (!json_is_array(v)) {
             return fail(c, at, "expected an array, found %s", type_name(v));
@@ -255,13 +328,10 @@ static int check_value(vctx_t *c, const profile_field_t *f, json_t *v,
         json_array_foreach(v, i, el) {
             path_t here = {.up = at, .key = NULL, .index = i};
             if (json_is_null(el)) {
-                rv = fail(c, &here, "null is not allowed (expected %s)",
-                          f->kind == PROFILE_K_TEXTLIST ? "a text value"
-                                                        : "an object");
+                rv = fail(c, &here, "null is not allowed (expected an "
+                          "object)");
             }
-            else if (f->kind == PROFILE_K_TEXTLIST
-                     ? check_text(c, el, &here)
-                     : check_object(c, f->sub, el, &here)) {
+            else if (check_object(c, f->sub, el, &here)) {
                 rv = -1;
             }
         }

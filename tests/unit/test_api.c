@@ -1248,6 +1248,78 @@ static void filters_use_the_chosen_language(void **state)
     assert_filtered(p, &r, joined(p, PROFILE_COLL_SKILLS, EN, delivery, 1));
 }
 
+/* Two skill groups whose skills are given per language (CONTRACT §9):
+ * "Terraform" only in English, "Pruebas" and "Revisión" only in
+ * Spanish, "Kubernetes" in both. */
+static const char PER_LANGUAGE_SKILLS[] =
+    "{\"languages\": [\"en\", \"es\"],"
+    " \"profile\": {\"name\": \"N\", \"headline\": \"H\", \"summary\": \"S\"},"
+    " \"skills\": ["
+    "  {\"title\": {\"en\": \"Platform\", \"es\": \"Plataforma\"},"
+    "   \"summary\": \"S\","
+    "   \"skills\": {\"en\": [\"Kubernetes\", \"Terraform\"],"
+    "                \"es\": [\"Kubernetes\"]}},"
+    "  {\"title\": {\"en\": \"Delivery\", \"es\": \"Entrega\"},"
+    "   \"summary\": \"S\","
+    "   \"skills\": {\"en\": [\"Testing\"],"
+    "                \"es\": [\"Pruebas\","
+    "                       \"Revisi\xC3\xB3n de c\xC3\xB3" "digo\"]}}],"
+    " \"experience\": [], \"education\": [],"
+    " \"contact\": {\"contacts\": [], \"links\": []},"
+    " \"caseStudies\": [], \"metrics\": []}";
+
+static void q_matches_the_chosen_languages_own_list(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_store_t *st = NULL;
+    const char *err = NULL;
+    profile_site_t site = site_star();
+    const profile_coll_t *sk;
+    static const struct {
+        const char *q, *lang;
+        int group;                  /* the one group returned; -1: none */
+    } cases[] = {
+        {"terraform", "en", 0}, {"terraform", "es", -1},
+        {"kubernetes", "en", 0}, {"kubernetes", "es", 0},
+        {"pruebas", "es", 1}, {"pruebas", "en", -1},
+        {"REVISI%C3%93N", "es", 1}, {"revisi%C3%B3n", "en", -1},
+        {"testing", "en", 1}, {"testing", "es", -1},
+        {"entrega", "es", 1}, {"entrega", "en", -1},
+    };
+    size_t i;
+
+    assert_int_equal(profile_store_parse(&st, &err, PER_LANGUAGE_SKILLS,
+                                         sizeof(PER_LANGUAGE_SKILLS) - 1,
+                                         "mem.json", 0, p), APR_SUCCESS);
+    sk = &st->coll[PROFILE_COLL_SKILLS];
+    site.store = st;
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        profile_request_t r = get(p, apr_pstrcat(p, "/skills?q=", cases[i].q,
+                                                 NULL));
+        profile_response_t resp;
+        int l = strcmp(cases[i].lang, "en") == 0 ? 0 : 1;
+
+        r.accept_language = cases[i].lang;
+        resp = answer(p, &site, &r);
+        assert_hdr(&resp, "Content-Language", cases[i].lang);
+        if (cases[i].group < 0) {
+            assert_filtered(p, &resp, "[]");
+        }
+        else {
+            const profile_body_t *b = &sk->items[cases[i].group].body[l];
+
+            /* The whole group, with that language's list. */
+            assert_filtered(p, &resp, apr_pstrcat(p, "[",
+                                apr_pstrmemdup(p, b->data, b->len), "]",
+                                NULL));
+        }
+    }
+    /* The Spanish group carries only its Spanish skills. */
+    assert_mem_str(sk->items[0].body[1].data, sk->items[0].body[1].len,
+                   "{\"title\":\"Plataforma\",\"summary\":\"S\","
+                   "\"skills\":[\"Kubernetes\"]}");
+}
+
 static void filtered_body_is_in_the_chosen_language(void **state)
 {
     apr_pool_t *p = POOL(state);
@@ -1627,6 +1699,7 @@ int main(void)
         UNIT_TEST(q_matching_a_title_returns_the_group),
         UNIT_TEST(q_matching_several_groups_keeps_data_order),
         UNIT_TEST(q_does_not_search_the_summary),
+        UNIT_TEST(q_matches_the_chosen_languages_own_list),
         UNIT_TEST(company_does_not_search_other_fields),
         UNIT_TEST(filters_use_the_chosen_language),
         UNIT_TEST(filtered_body_is_in_the_chosen_language),

@@ -1064,6 +1064,166 @@ static void third_language_with_all_translations_is_accepted(void **state)
                    st->coll[PROFILE_COLL_SKILLS].all[2].len, "[]");
 }
 
+/* ------------------------------------- lists given per language (§9) */
+
+/* MIN with each kind of list given per language, of different lengths. */
+static const char *min_per_language_lists(apr_pool_t *p)
+{
+    const char *doc = min_edit(p,
+        "\"skills\": [\"C\", {\"en\": \"Code review\", "
+        "\"es\": \"Revisi\xC3\xB3n\"}]",
+        "\"skills\": {\"en\": [\"C\", \"Code review\"], \"es\": [\"C\"]}");
+
+    doc = edit(p, doc, "\"highlights\": [\"H0\"]",
+               "\"highlights\": {\"es\": [\"H0es\", \"H0es2\", \"H0es3\"],"
+               " \"en\": [\"H0\"]}");
+    return edit(p, doc, "\"resultItems\": [\"RI\"]",
+                "\"resultItems\": {\"en\": [\"RI\", \"RI2\"], \"es\": []}");
+}
+
+static void per_language_lists_render_each_languages_own_items(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_store_t *st = parse_ok(p, min_per_language_lists(p));
+    const profile_coll_t *sk = &st->coll[PROFILE_COLL_SKILLS];
+    const profile_coll_t *ex = &st->coll[PROFILE_COLL_EXPERIENCE];
+    const profile_coll_t *cs = &st->coll[PROFILE_COLL_CASE_STUDIES];
+
+    assert_mem_str(sk->all[0].data, sk->all[0].len,
+                   "[{\"title\":\"Testing\",\"summary\":\"Sum\","
+                   "\"skills\":[\"C\",\"Code review\"]}]");
+    assert_mem_str(sk->all[1].data, sk->all[1].len,
+                   "[{\"title\":\"Pruebas\",\"summary\":\"Sum\","
+                   "\"skills\":[\"C\"]}]");
+    /* The order of the languages in the object does not matter. */
+    assert_mem_str(ex->items[0].body[0].data, ex->items[0].body[0].len,
+                   "{\"id\":\"e0\",\"role\":\"R0\",\"company\":\"C0\","
+                   "\"companyUrl\":\"https://c0.example\",\"context\":\"X0\","
+                   "\"period\":\"P0\",\"highlights\":[\"H0\"]}");
+    assert_mem_str(ex->items[0].body[1].data, ex->items[0].body[1].len,
+                   "{\"id\":\"e0\",\"role\":\"R0\",\"company\":\"C0\","
+                   "\"companyUrl\":\"https://c0.example\",\"context\":\"X0\","
+                   "\"period\":\"P0es\","
+                   "\"highlights\":[\"H0es\",\"H0es2\",\"H0es3\"]}");
+    assert_has(cs->all[0].data, "\"resultItems\":[\"RI\",\"RI2\"]}");
+    assert_has(cs->all[1].data, "\"resultItems\":[]}");
+    /* Different bytes, different ETags, whole collections included. */
+    assert_string_not_equal(ex->items[0].body[0].etag,
+                            ex->items[0].body[1].etag);
+    assert_string_not_equal(cs->items[0].body[0].etag,
+                            cs->items[0].body[1].etag);
+    assert_string_not_equal(sk->all[0].etag, sk->all[1].etag);
+    assert_string_not_equal(cs->all[0].etag, cs->all[1].etag);
+}
+
+static void per_language_list_with_the_same_items_serves_the_same_bytes(
+    void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_store_t *a = parse_ok(p, MIN);
+    profile_store_t *b = parse_ok(p, min_edit(p,
+        "\"skills\": [\"C\", {\"en\": \"Code review\", "
+        "\"es\": \"Revisi\xC3\xB3n\"}]",
+        "\"skills\": {\"en\": [\"C\", \"Code review\"],"
+        " \"es\": [\"C\", \"Revisi\xC3\xB3n\"]}"));
+    int l, k, i;
+
+    /* The same lists written the other way: a client sees no change. */
+    for (l = 0; l < a->nlangs; l++) {
+        for (k = 0; k < PROFILE_COLL_COUNT; k++) {
+            assert_false(compare_bodies(&a->coll[k].all[l], &b->coll[k].all[l],
+                                        COLLS[k].key));
+            for (i = 0; i < a->coll[k].nitems; i++) {
+                assert_false(compare_bodies(&a->coll[k].items[i].body[l],
+                                            &b->coll[k].items[i].body[l],
+                                            COLLS[k].key));
+            }
+        }
+    }
+}
+
+static void change_of_one_languages_list_changes_only_its_etags(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *doc = min_per_language_lists(p);
+    profile_store_t *a = parse_ok(p, doc);
+    profile_store_t *b = parse_ok(p, edit(p, doc, "\"H0es3\"", "\"H0es3b\""));
+    int l, k, i;
+
+    for (l = 0; l < a->nlangs; l++) {
+        assert_false(compare_bodies(&a->profile[l], &b->profile[l],
+                                    "profile"));
+        for (k = 0; k < PROFILE_COLL_COUNT; k++) {
+            /* Only the Spanish first experience record changes. */
+            int want = k == PROFILE_COLL_EXPERIENCE && l == 1;
+
+            assert_int_equal(compare_bodies(&a->coll[k].all[l],
+                                            &b->coll[k].all[l],
+                                            COLLS[k].key), want);
+            for (i = 0; i < a->coll[k].nitems; i++) {
+                assert_int_equal(compare_bodies(&a->coll[k].items[i].body[l],
+                                                &b->coll[k].items[i].body[l],
+                                                COLLS[k].key),
+                                 want && i == 0);
+            }
+        }
+    }
+}
+
+static void per_language_lists_give_each_language_its_search_keys(
+    void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_store_t *st = parse_ok(p, min_per_language_lists(p));
+    const char **en = st->coll[PROFILE_COLL_SKILLS].items[0].keys[0];
+    const char **es = st->coll[PROFILE_COLL_SKILLS].items[0].keys[1];
+
+    /* The title, then the items of that language's list, folded. */
+    assert_string_equal(en[0], "testing");
+    assert_string_equal(en[1], "c");
+    assert_string_equal(en[2], "code review");
+    assert_null(en[3]);
+    assert_string_equal(es[0], "pruebas");
+    assert_string_equal(es[1], "c");
+    assert_null(es[2]);
+}
+
+static void per_language_list_in_a_third_language(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *doc =
+        "{\"languages\": [\"en\", \"es\", \"de\"],"
+        " \"profile\": {\"name\": \"N\", \"headline\": \"H\","
+        "   \"summary\": \"S\"},"
+        " \"skills\": [{\"title\": \"T\", \"summary\": \"S\","
+        "   \"skills\": {\"de\": [\"Eins\", \"Zwei\"], \"en\": [\"One\"],"
+        "   \"es\": []}}],"
+        " \"experience\": [], \"education\": [],"
+        " \"contact\": {\"contacts\": [], \"links\": []},"
+        " \"caseStudies\": [], \"metrics\": []}";
+    profile_store_t *st = parse_ok(p, doc);
+    const profile_coll_t *sk = &st->coll[PROFILE_COLL_SKILLS];
+
+    assert_has(sk->all[0].data, "\"skills\":[\"One\"]}");
+    assert_has(sk->all[1].data, "\"skills\":[]}");
+    assert_has(sk->all[2].data, "\"skills\":[\"Eins\",\"Zwei\"]}");
+}
+
+static void per_language_list_missing_a_language_is_refused(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *err = parse_bad_one(p, min_edit(p, "\"highlights\": [\"H0\"]",
+                                    "\"highlights\": {\"en\": [\"H0\"]}"));
+
+    assert_names_path(err, "$.experience[0].highlights");
+    assert_has(err, "missing the list in \"es\"");
+    err = parse_bad_one(p, min_edit(p, "\"resultItems\": [\"RI\"]",
+                        "\"resultItems\": {\"en\": [\"RI\"], \"es\": [\"RI\"],"
+                        " \"de\": []}"));
+    assert_names_path(err, "$.caseStudies[0].resultItems");
+    assert_has(err, "unknown language \"de\"");
+}
+
 /* ---------------------------------------------------------- refusals */
 
 static void syntax_error_names_file_line_and_column(void **state)
@@ -1656,6 +1816,12 @@ int main(void)
         UNIT_TEST(id_with_all_allowed_characters_is_accepted),
         UNIT_TEST(kind_with_digits_and_hyphen_is_accepted),
         UNIT_TEST(third_language_with_all_translations_is_accepted),
+        UNIT_TEST(per_language_lists_render_each_languages_own_items),
+        UNIT_TEST(per_language_list_with_the_same_items_serves_the_same_bytes),
+        UNIT_TEST(change_of_one_languages_list_changes_only_its_etags),
+        UNIT_TEST(per_language_lists_give_each_language_its_search_keys),
+        UNIT_TEST(per_language_list_in_a_third_language),
+        UNIT_TEST(per_language_list_missing_a_language_is_refused),
         UNIT_TEST(syntax_error_names_file_line_and_column),
         UNIT_TEST(empty_document_is_a_syntax_error),
         UNIT_TEST(trailing_garbage_is_a_syntax_error),

@@ -207,6 +207,134 @@ static void syntax_error_is_the_only_problem(void **state)
                                             nth(&r, 0)->text));
 }
 
+/* ------------------------------------- lists given per language (§9) */
+
+static void per_language_lists_are_accepted(void **state)
+{
+    json_t *d = sample();
+    result_t r;
+
+    /* Languages with different items, and a different number of them;
+     * an empty list is a list. */
+    json_object_set_new(at(d, (const char *[]){"skills", "#0", NULL}),
+                        "skills", json_pack("{s:[s,s], s:[s]}",
+                                            "en", "Kubernetes", "Linux",
+                                            "es", "Kubernetes"));
+    json_object_set_new(at(d, (const char *[]){"experience", "#0", NULL}),
+                        "highlights", json_pack("{s:[s], s:[s,s,s]}",
+                                                "en", "Led X",
+                                                "es", "A", "B", "C"));
+    json_object_set_new(at(d, (const char *[]){"caseStudies", "#2", NULL}),
+                        "resultItems", json_pack("{s:[], s:[s]}",
+                                                 "en", "es", "Uno"));
+    r = parse_doc(POOL(state), d);
+    assert_int_equal(r.problems->nelts, 0);
+    assert_int_equal(r.rv, APR_SUCCESS);
+}
+
+static void every_misuse_of_a_per_language_list_is_listed(void **state)
+{
+    json_t *d = sample();
+    json_t *exp = json_object_get(d, "experience");
+    result_t r;
+
+    json_object_set_new(at(d, (const char *[]){"skills", "#1", NULL}),
+                        "skills", json_string("C, Go"));
+    /* A language missing; an extra one; {} misses every language. */
+    json_object_set_new(json_array_get(exp, 0), "highlights",
+                        json_pack("{s:[s]}", "en", "Led X"));
+    json_object_set_new(json_array_get(exp, 1), "highlights",
+                        json_pack("{s:[s], s:[], s:[s]}", "en", "A",
+                                  "es", "fr", "Un"));
+    json_object_set_new(json_array_get(exp, 2), "highlights", json_object());
+    /* A text value where the list belongs; items that are not plain
+     * strings (a translation inside a language's list is one). */
+    json_object_set_new(json_array_get(exp, 3), "highlights",
+                        json_pack("{s:s, s:[s, i, {s:s, s:s}, n, []]}",
+                                  "en", "Led X", "es", "Dirigí X", 3,
+                                  "en", "a", "es", "b"));
+    json_object_set_new(at(d, (const char *[]){"caseStudies", "#0", NULL}),
+                        "resultItems", json_pack("{s:n, s:{}}", "en", "es"));
+    r = parse_doc(POOL(state), d);
+    assert_int_not_equal(r.rv, APR_SUCCESS);
+    assert_problem(&r, 0, "$.skills[1].skills", "expected an array of text "
+                   "values, or an object with one array per language, "
+                   "found a string");
+    assert_problem(&r, 1, "$.experience[0].highlights",
+                   "missing the list in \"es\"");
+    assert_problem(&r, 2, "$.experience[1].highlights",
+                   "unknown language \"fr\" (the file declares en,es)");
+    assert_problem(&r, 3, "$.experience[2].highlights",
+                   "missing the list in \"en\"");
+    assert_problem(&r, 4, "$.experience[2].highlights",
+                   "missing the list in \"es\"");
+    assert_problem(&r, 5, "$.experience[3].highlights.en",
+                   "expected an array of plain strings (the list in "
+                   "\"en\"), found a string");
+    assert_problem(&r, 6, "$.experience[3].highlights.es[1]",
+                   "expected a plain string");
+    assert_has(nth(&r, 6)->text, "found a number");
+    assert_problem(&r, 7, "$.experience[3].highlights.es[2]",
+                   "found an object");
+    assert_problem(&r, 8, "$.experience[3].highlights.es[3]", "found null");
+    assert_problem(&r, 9, "$.experience[3].highlights.es[4]",
+                   "found an array");
+    assert_problem(&r, 10, "$.caseStudies[0].resultItems.en",
+                   "found null");
+    assert_problem(&r, 11, "$.caseStudies[0].resultItems.es",
+                   "expected an array of plain strings (the list in "
+                   "\"es\"), found an object");
+    assert_int_equal(r.problems->nelts, 12);
+}
+
+static void per_language_list_of_one_bad_language_is_still_judged(void **s)
+{
+    json_t *d = sample();
+    result_t r;
+
+    /* With the declaration bad, which languages a list needs is unknown;
+     * what its arrays hold is still judged. */
+    json_object_set_new(d, "languages", json_pack("[s, s]", "en", "e1"));
+    json_object_set_new(at(d, (const char *[]){"experience", "#0", NULL}),
+                        "highlights", json_pack("{s:[s], s:[i]}", "en", "A",
+                                                "xx", 1));
+    r = parse_doc(POOL(s), d);
+    assert_int_equal(r.problems->nelts, 2);
+    assert_problem(&r, 0, "$.languages[1]", "bad language tag \"e1\"");
+    assert_problem(&r, 1, "$.experience[0].highlights.xx[0]",
+                   "found a number");
+}
+
+static void per_language_list_in_a_one_language_file(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    json_t *d = sample();
+    json_t *exp0 = at(d, (const char *[]){"experience", "#0", NULL});
+    result_t r;
+
+    /* "es" is not declared: the file's texts are all plain strings
+     * but this list, and its "es" is an extra language. */
+    json_object_set_new(d, "languages", json_pack("[s]", "en"));
+    json_object_set_new(exp0, "highlights",
+                        json_pack("{s:[s], s:[s]}", "en", "A", "es", "B"));
+    r = parse_doc(p, d);
+    assert_true(r.problems->nelts > 1);
+    assert_problem(&r, 0, "$.profile.headline",
+                   "unknown language \"es\" (the file declares en)");
+    {
+        int i, found = 0;
+
+        for (i = 0; i < r.problems->nelts; i++) {
+            if (strcmp(nth(&r, i)->path, "$.experience[0].highlights") == 0) {
+                assert_has(nth(&r, i)->text,
+                           "unknown language \"es\" (the file declares en)");
+                found++;
+            }
+        }
+        assert_int_equal(found, 1);
+    }
+}
+
 /* n metrics with bad ids: n problems. */
 static result_t bad_ids(apr_pool_t *p, int n)
 {
@@ -281,6 +409,10 @@ int main(void)
         UNIT_TEST(wrong_type_hides_what_it_holds),
         UNIT_TEST(bad_languages_are_listed_where_declared),
         UNIT_TEST(syntax_error_is_the_only_problem),
+        UNIT_TEST(per_language_lists_are_accepted),
+        UNIT_TEST(every_misuse_of_a_per_language_list_is_listed),
+        UNIT_TEST(per_language_list_of_one_bad_language_is_still_judged),
+        UNIT_TEST(per_language_list_in_a_one_language_file),
         UNIT_TEST(message_lists_the_first_ten_then_how_many_more),
         UNIT_TEST(ten_problems_need_no_more_line),
         UNIT_TEST(unreadable_file_is_one_problem_without_path),
