@@ -99,6 +99,8 @@ static const struct {
     {"certifications", "certificates"}, {"volunteering", "volunteer"},
     {"achievements", "awards"}, {"personal", "basics"},
     {"profile", "basics"}, {"contact", "basics"}, {"about", "basics"},
+    {"personal_information", "basics"}, {"personalInformation", "basics"},
+    {"personal_info", "basics"}, {"personalInfo", "basics"},
 };
 
 static int in_list(const char *const *list, const char *s)
@@ -121,42 +123,51 @@ static const jr_key_t *find_key(const jr_key_t *keys, const char *k)
     return NULL;
 }
 
-/* Levenshtein distance of a and b, case-insensitive, capped at 9. */
+/* The edit distance of a and b (insertions, deletions, substitutions
+ * and swaps of two neighbours), case-insensitive, capped at 9. */
 static int distance(const char *a, const char *b)
 {
     size_t na = strlen(a), nb = strlen(b), i, j;
-    int d[32], prev, cur;
+    int d[32][32], v;
 
     if (na > 30 || nb > 30) {
         return 9;
     }
-    for (j = 0; j <= nb; j++) {
-        d[j] = (int)j;
-    }
-    for (i = 1; i <= na; i++) {
-        prev = d[0];
-        d[0] = (int)i;
-        for (j = 1; j <= nb; j++) {
-            cur = d[j];
-            d[j] = prev + (apr_tolower(a[i - 1]) != apr_tolower(b[j - 1]));
-            if (cur + 1 < d[j]) {
-                d[j] = cur + 1;
+    for (i = 0; i <= na; i++) {
+        for (j = 0; j <= nb; j++) {
+            if (i == 0 || j == 0) {
+                d[i][j] = (int)(i + j);
+                continue;
             }
-            if (d[j - 1] + 1 < d[j]) {
-                d[j] = d[j - 1] + 1;
+            v = d[i - 1][j - 1]
+                + (apr_tolower(a[i - 1]) != apr_tolower(b[j - 1]));
+            if (d[i - 1][j] + 1 < v) {
+                v = d[i - 1][j] + 1;
             }
-            prev = cur;
+            if (d[i][j - 1] + 1 < v) {
+                v = d[i][j - 1] + 1;
+            }
+            if (i > 1 && j > 1
+                && apr_tolower(a[i - 1]) == apr_tolower(b[j - 2])
+                && apr_tolower(a[i - 2]) == apr_tolower(b[j - 1])
+                && d[i - 2][j - 2] + 1 < v) {
+                v = d[i - 2][j - 2] + 1;
+            }
+            d[i][j] = v;
         }
     }
-    return d[nb] > 9 ? 9 : d[nb];
+    return d[na][nb] > 9 ? 9 : d[na][nb];
 }
 
-/* The known name that k is most likely a misspelling of, or NULL. */
-static const char *near(const char *k, const char *const *names)
+/* The known name that k is most likely a misspelling of, or NULL: at
+ * most `max` edits away (one for names of four letters or fewer). */
+static const char *near(const char *k, const char *const *names, int max)
 {
     size_t n = strlen(k);
-    int max = n <= 4 ? 1 : 2;
 
+    if (n <= 4 && max > 1) {
+        max = 1;
+    }
     for (; *names; names++) {
         if (strcmp(*names, k) != 0 && distance(*names, k) <= max) {
             return *names;
@@ -178,7 +189,9 @@ static const char *near_key(const char *k, const jr_key_t *keys,
     for (i = 0; i < n; i++) {
         names[i] = keys[i].key;
     }
-    return near(k, names);
+    /* A member of an entry: one edit (postion, startdate, StartDate);
+     * custom members like ogUrl are not typos of url. */
+    return strlen(k) >= 4 ? near(k, names, 1) : NULL;
 }
 
 static int has_content(json_t *v)
@@ -251,6 +264,11 @@ static json_t *check_date(jr_import_t *im, int l, json_t *v,
         pc_jr_fail(&im->c, "%s: %s.%s: \"%s\" is ambiguous: day and month "
                    "cannot be told apart; write YYYY-MM-DD. Accepted: %s",
                    im->files[l], at, k, text, pc_jr_date_forms);
+    }
+    else if (rv == -4) {
+        pc_jr_fail(&im->c, "%s: %s.%s: \"%s\": that month has no such "
+                   "day; write the month (YYYY-MM) or the right day",
+                   im->files[l], at, k, text);
     }
     else if (rv == -3) {
         pc_jr_fail(&im->c, "%s: %s.%s: \"%s\" means now, which ends a role "
@@ -431,7 +449,7 @@ int pc_jr_check_doc(jr_import_t *im, int l)
             misspelt_basics |= strcmp(other, "basics") == 0;
             bad = 1;
         }
-        else if ((other = near(k, all_top)) != NULL
+        else if ((other = near(k, all_top, 2)) != NULL
                  && json_object_get(doc, other) == NULL) {
             pc_jr_fail(&im->c, "%s: $.%s: unknown member; did you mean "
                        "\"%s\"?", im->files[l], k, other);

@@ -58,7 +58,7 @@ int pc_jr_is_date(const char *s);
  * YYYY-MM or YYYY-MM-DD, or "" for none (an empty text, or with `end` a
  * word for now).  Returns 0, -1 when it is not a date, -2 when day and
  * month cannot be told apart (03/04/2020), -3 for a word for now that
- * is not an end. */
+ * is not an end, -4 for a day its month does not have (2022-02-30). */
 int pc_jr_read_date(const char **iso, const char *text, int end,
                     apr_pool_t *p);
 extern const char *const pc_jr_date_forms;

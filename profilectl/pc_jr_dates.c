@@ -86,6 +86,18 @@ const char *const pc_jr_date_forms =
     "only, a word for now (Present, Current, actualidad, Atual, "
     "aujourd'hui, heute, \xe8\x87\xb3\xe4\xbb\x8a...)";
 
+/* Days in month m of year y. */
+static int month_days(int y, int m)
+{
+    static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30,
+                               31};
+
+    if (m == 2 && y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)) {
+        return 29;
+    }
+    return days[m - 1];
+}
+
 static const jr_locale_t *locale_of(const char *lang)
 {
     size_t i;
@@ -138,7 +150,7 @@ int pc_jr_is_date(const char *s)
         return 0;
     }
     d = atoi(s + 8);
-    return d >= 1 && d <= 31;
+    return d >= 1 && d <= month_days(atoi(s), m);
 }
 
 /* A date as language `lang` writes it: "Dec 2013", "1 dic. 2013",
@@ -253,10 +265,12 @@ static int number(const char **s, int max, int *ndigits)
     return n ? v : -1;
 }
 
+/* "YYYY", "YYYY-MM" or "YYYY-MM-DD" (m, d: -1 for none); NULL for a
+ * day the month does not have (2022-02-30). */
 static const char *iso(int y, int m, int d, apr_pool_t *p)
 {
-    if (y < 1000 || y > 2999 || m > 12 || d > 31 || (m < 1 && m != -1)
-        || (d < 1 && d != -1)) {
+    if (y < 1000 || y > 2999 || m > 12 || (m < 1 && m != -1)
+        || (d < 1 && d != -1) || (d > 0 && (m < 1 || d > month_days(y, m)))) {
         return NULL;
     }
     if (m < 0) {
@@ -270,7 +284,7 @@ static const char *iso(int y, int m, int d, apr_pool_t *p)
 
 /* The numeric forms: up to three numbers split by one of "-/.".  Returns
  * 0 and *out, -1 when it is not one of them, -2 when day and month cannot
- * be told apart. */
+ * be told apart, -4 for a day the month does not have. */
 static int numeric_date(const char **out, const char *s, apr_pool_t *p)
 {
     int v[3], len[3], n = 0;
@@ -296,6 +310,10 @@ static int numeric_date(const char **out, const char *s, apr_pool_t *p)
             return -1;
         }
         *out = iso(v[0], n > 1 ? v[1] : -1, n > 2 ? v[2] : -1, p);
+        if (*out == NULL && n == 3 && v[1] >= 1 && v[1] <= 12 && v[2] >= 1
+            && v[2] <= 31) {
+            return -4;          /* 2022-02-30 */
+        }
         return *out ? 0 : -1;
     }
     if (len[0] > 2 || len[n - 1] != 4 || (n == 3 && len[1] > 2)) {
