@@ -363,6 +363,8 @@ static int import_run(jr_import_t *im, const char *order, const char *out)
     if (import_langs(im, order) < 0) {
         return -1;
     }
+    /* From here on, every problem of every file. */
+    im->c.problems = apr_array_make(p, 8, sizeof(const char *));
     for (l = 0; l < im->n; l++) {
         if (load_doc(im, l) < 0 || pc_jr_check_doc(im, l) < 0) {
             bad = 1;
@@ -468,7 +470,6 @@ int pc_cmd_import_jsonresume(int argc, char **argv)
     apr_pool_create(&im.c.p, NULL);
     im.dropped = apr_array_make(im.c.p, 8, sizeof(const char *));
     im.dropped_seen = apr_hash_make(im.c.p);
-    im.c.problems = apr_array_make(im.c.p, 8, sizeof(const char *));
     rv = import_run(&im, order, out);
     status = rv < 0 ? pc_jr_report(&im.c, 1) : 0;
     for (i = 0; i < im.n; i++) {

@@ -23,6 +23,9 @@ static const char *dates_of(json_t *e, apr_pool_t *p)
     if (!*s && !*t) {
         return "";
     }
+    if (strcmp(s, t) == 0) {
+        return s;
+    }
     return apr_pstrcat(p, s, " \xe2\x80\x93 ", *t ? t : "present", NULL);
 }
 
@@ -138,25 +141,25 @@ static int align(jr_import_t *im, json_t **arrs, const jr_array_t *a)
         for (i = 0; i < n0; i++) {
             if (u0[i]) {
                 bad = pc_jr_fail(&im->c, "%s: $.%s[" SZ "]%s: no entry %sin "
-                                 "%s (%s has " SZ " entries in $.%s, %s "
-                                 "has " SZ ")", im->files[0], a->path, i,
+                                 "%s (" SZ " entries in %s, " SZ " in %s)",
+                                 im->files[0], a->path, i,
                                  pc_jr_entry_label(json_array_get(arrs[0],
                                                                   i), a, p),
                                  a->by_dates ? "with these dates " : "",
-                                 im->files[l], im->files[0], n0, a->path,
-                                 im->files[l], nl);
+                                 im->files[l], n0, im->langs[0], nl,
+                                 im->langs[l]);
             }
         }
         for (i = 0; i < nl; i++) {
             if (ul[i]) {
                 bad = pc_jr_fail(&im->c, "%s: $.%s[" SZ "]%s: no entry %sin "
-                                 "%s (%s has " SZ " entries in $.%s, %s "
-                                 "has " SZ ")", im->files[l], a->path, i,
+                                 "%s (" SZ " entries in %s, " SZ " in %s)",
+                                 im->files[l], a->path, i,
                                  pc_jr_entry_label(json_array_get(arrs[l],
                                                                   i), a, p),
                                  a->by_dates ? "with these dates " : "",
-                                 im->files[0], im->files[l], nl, a->path,
-                                 im->files[0], n0);
+                                 im->files[0], nl, im->langs[l], n0,
+                                 im->langs[0]);
             }
         }
     }

@@ -85,8 +85,9 @@ def import_error(*args):
     cp = profilectl("import-jsonresume", *args)
     assert cp.returncode == 1, (cp.returncode, cp.stdout, cp.stderr)
     assert cp.stdout == ""
-    assert cp.stderr.startswith("profilectl import-jsonresume: "), \
-        cp.stderr
+    # One line per problem, then what the command concludes.
+    assert cp.stderr.rstrip("\n").split("\n")[-1].startswith(
+        "profilectl import-jsonresume: "), cp.stderr
     return cp.stderr
 
 
@@ -359,73 +360,114 @@ def test_entry_in_one_language_only_is_named(tmp_path):
     en, es = load("sample.en.json"), load("sample.es.json")
     es["work"].insert(0, {"name": "Hooli", "startDate": "2012-06",
                           "position": "Desarrollador"})
-    err = import_error(*_pair(tmp_path, en, es))
-    assert "work[0] (Hooli, 2012-06): present in es only" in err, err
-    # The same files the other way round: the file named .en. has it.
-    err = import_error(*_pair(tmp_path, es, en))
-    assert "work[0] (Hooli, 2012-06): present in en only" in err, err
+    en_path, es_path = _pair(tmp_path, en, es)
+    err = import_error(en_path, es_path)
+    assert "%s: $.work[0] (Hooli, 2012-06 – present): no entry with these " \
+        "dates in %s (2 entries in es, 1 in en)" % (es_path, en_path) \
+        in err, err
+    # Pied Piper, the entry both have, is not blamed.
+    assert "Pied Piper" not in err, err
 
 
 def test_missing_last_entry_is_named(tmp_path):
     en, es = extended()
     del es["education"][1]
     err = import_error(*_pair(tmp_path, en, es))
-    assert "education[1] (Stanford University, 2014): present in en " \
-        "only" in err, err
+    assert "r.en.json: $.education[1] (Stanford University, 2014 – 2016): " \
+        "no entry with these dates in " in err, err
 
 
-def test_changed_dates_are_named(tmp_path):
+def test_changed_dates_are_named_on_both_sides(tmp_path):
     en, es = load("sample.en.json"), load("sample.es.json")
     es["work"][0]["endDate"] = "2015-01-01"
-    err = import_error(*_pair(tmp_path, en, es))
-    assert "work[0] (Pied Piper, 2013-12): endDate differs: " \
-        "\"2014-12-01\" in en, \"2015-01-01\" in es" in err, err
-    es["work"][0]["startDate"] = "2013-11-01"
-    err = import_error(*_pair(tmp_path, en, es))
-    assert "work[0] (Pied Piper, 2013-12): present in en only" in err, err
+    en_path, es_path = _pair(tmp_path, en, es)
+    err = import_error(en_path, es_path)
+    assert "%s: $.work[0] (Pied Piper, 2013-12-01 – 2014-12-01) and %s: " \
+        "$.work[0] (Pied Piper, 2013-12-01 – 2015-01-01): the dates " \
+        "differ" % (en_path, es_path) in err, err
 
 
 def test_reordered_entries_are_named(tmp_path):
     en, es = extended()
     es["work"][0], es["work"][1] = es["work"][1], es["work"][0]
     err = import_error(*_pair(tmp_path, en, es))
-    assert "work[0]: the entries are in a different order: " \
-        "(Hooli, 2012-06) in en, (Pied Piper, 2013-12) in es" in err, err
+    assert "r.en.json: $.work[0] (Hooli, 2012-06 – present) and " in err
+    assert "r.es.json: $.work[0] (Pied Piper, 2013-12-01 – 2014-12-01): " \
+        "the dates differ" in err, err
+    assert "$.work[1] (Pied Piper" in err and "2 problems" in err, err
 
 
-def test_different_number_of_highlights_is_named(tmp_path):
+def test_translated_names_pair_by_position_and_dates(tmp_path):
+    # What people do: the institution's name translated, a company's
+    # accent lost in one file; the dates say they are the same entries.
+    en, es = load("sample.en.json"), load("sample.es.json")
+    en["education"][0]["institution"] = "University of Valparaíso"
+    es["education"][0]["institution"] = "Universidad de Valparaíso"
+    en["work"][0]["name"] = "Pied Piper Compresión"
+    es["work"][0]["name"] = "Pied Piper Compresion"
+    d = import_ok(*_pair(tmp_path, en, es))
+    assert d["education"][0]["institution"] == {
+        "en": "University of Valparaíso", "es": "Universidad de Valparaíso"}
+    assert d["experience"][0]["company"] == {
+        "en": "Pied Piper Compresión", "es": "Pied Piper Compresion"}
+    # The id comes from the first language's text.
+    assert d["experience"][0]["id"] == "pied-piper-compresion-2013"
+    # Equal text stays a plain string.
+    assert d["caseStudies"][0]["organization"] == "Smoogle"
+
+
+def test_different_number_of_highlights_gives_a_list_per_language(tmp_path):
     en, es = load("sample.en.json"), load("sample.es.json")
     es["work"][0]["highlights"].pop()
-    err = import_error(*_pair(tmp_path, en, es))
-    assert "work[0] (Pied Piper, 2013-12).highlights: 3 items in en, 2 in " \
-        "es" in err, err
+    d = import_ok(*_pair(tmp_path, en, es))
+    assert d["experience"][0]["highlights"] == {
+        "en": en["work"][0]["highlights"], "es": es["work"][0]["highlights"]}
+    # Lists of the same length still pair item by item.
+    assert d["skills"][0]["skills"] == ["HTML", "CSS", "Javascript"]
 
 
 def test_missing_translation_is_named(tmp_path):
     en, es = load("sample.en.json"), load("sample.es.json")
     del es["projects"][0]["description"]
-    err = import_error(*_pair(tmp_path, en, es))
-    assert "projects[0] (Miss Direction, 2016-08).description: in en but " \
-        "not in es" in err, err
+    en_path, es_path = _pair(tmp_path, en, es)
+    err = import_error(en_path, es_path)
+    assert "%s: $.projects[0].description: missing translation: in en but " \
+        "not in es (%s has it) (Miss Direction, 2016-08-24)" % (
+            es_path, en_path) in err, err
 
 
 def test_different_contact_is_named(tmp_path):
     en, es = load("sample.en.json"), load("sample.es.json")
     es["basics"]["email"] = "richard@example.es"
     err = import_error(*_pair(tmp_path, en, es))
-    assert "basics.email differs" in err, err
+    assert "r.es.json: $.basics.email: \"richard@example.es\" here, " \
+        "\"richard.hendriks@mail.com\" in " in err, err
+    assert "must be the same in every language" in err, err
+
+
+def test_url_in_one_language_only_is_used(tmp_path):
+    # A URL is not a translation: one file giving it is enough.
+    en, es = load("sample.en.json"), load("sample.es.json")
+    del es["basics"]["url"]
+    del es["work"][0]["url"]
+    d = import_ok(*_pair(tmp_path, en, es))
+    assert d["experience"][0]["companyUrl"] == \
+        "http://piedpiper.example.com"
+    assert d["contact"]["links"][0]["url"] == \
+        "http://richardhendricks.example.com"
 
 
 def test_skills_in_one_language_only_are_named(tmp_path):
     en, es = load("sample.en.json"), load("sample.es.json")
     del es["skills"][1]
     err = import_error(*_pair(tmp_path, en, es))
-    assert "skills[1] (Compression): present in en only" in err, err
+    assert "r.en.json: $.skills[1] (Compression): no entry in " in err, err
+    assert "(2 entries in en, 1 in es)" in err, err
 
 
 @pytest.mark.parametrize("path,value,message", [
-    (("work", 0, "startDate"), "Dec 2013",
-     "$.work[0].startDate: \"Dec 2013\" is not a date"),
+    (("work", 0, "startDate"), "sometime in 2013",
+     "$.work[0].startDate: \"sometime in 2013\" is not a date. Accepted: "),
     (("work", 0, "highlights"), "one", "$.work[0].highlights: not an array"),
     (("basics", "name"), 7, "$.basics.name: not a string"),
     (("skills",), {}, "$.skills: not an array"),
@@ -534,6 +576,7 @@ def test_location_alone_comes_back_as_description(tmp_path):
     en, es = load("sample.en.json"), load("sample.es.json")
     for doc in (en, es):
         del doc["work"][0]["description"]
+        del doc["work"][0]["summary"]   # else it is the description
     out = tmp_path / "profile.json"
     cp = profilectl("import-jsonresume", *_pair(tmp_path, en, es), "-o", out)
     assert cp.returncode == 0, cp.stderr
