@@ -7,7 +7,10 @@
  * then the only problem) or "FILE: $.json.path: ...".  --json prints a
  * JSON array instead, one object per problem:
  * {"file","line","column","path","message"} (line and column null but
- * for syntax, path null for syntax and unreadable files).
+ * for syntax, path null for syntax and unreadable files).  A JSON Resume
+ * document is one problem saying so and how to import it.  The exit
+ * status is 1 when a file has problems, 2 when one cannot be read at
+ * all.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +43,7 @@ int pc_cmd_check(int argc, char **argv)
     apr_getopt_t *os;
     apr_status_t rv;
     const char *optarg;
-    int optch, as_json = 0, bad = 0, i;
+    int optch, as_json = 0, status = PC_EXIT_OK, i;
     json_t *all = json_array();
 
     os = pc_getopt(argc, argv, p);
@@ -57,7 +60,7 @@ int pc_cmd_check(int argc, char **argv)
         profile_load_opts_t opts = {.render = 0, .compress = 0,
                                     .max_size = 0, .problems = NULL};
         profile_store_t *unused = NULL;
-        const char *err = NULL;
+        const char *err = NULL, *hint;
         int k;
 
         opts.problems = apr_array_make(p, 8, sizeof(profile_data_problem_t));
@@ -65,7 +68,31 @@ int pc_cmd_check(int argc, char **argv)
             == APR_SUCCESS) {
             continue;
         }
-        bad = 1;
+        /* A file that cannot be read at all (the loader's only problem
+         * without a line or a path) is unusable input: 2. */
+        if (opts.problems->nelts == 1
+            && APR_ARRAY_IDX(opts.problems, 0,
+                             profile_data_problem_t).line == 0
+            && APR_ARRAY_IDX(opts.problems, 0,
+                             profile_data_problem_t).path == NULL) {
+            status = PC_EXIT_USAGE;
+        }
+        else if (status == PC_EXIT_OK) {
+            status = PC_EXIT_PROBLEMS;
+        }
+        /* A JSON Resume: one line saying so, not one per unknown key. */
+        if ((hint = pc_jsonresume_hint(file, p)) != NULL) {
+            profile_data_problem_t pr = {.line = 0, .column = 0,
+                                         .path = NULL, .text = hint};
+
+            if (as_json) {
+                json_array_append_new(all, problem_json(file, &pr));
+            }
+            else {
+                printf("%s: %s\n", file, hint);
+            }
+            continue;
+        }
         for (k = 0; k < opts.problems->nelts; k++) {
             const profile_data_problem_t *pr =
                 &APR_ARRAY_IDX(opts.problems, k, profile_data_problem_t);
@@ -86,5 +113,5 @@ int pc_cmd_check(int argc, char **argv)
     }
     json_decref(all);
     apr_pool_destroy(p);
-    return bad ? PC_EXIT_PROBLEMS : PC_EXIT_OK;
+    return status;
 }

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <apr_getopt.h>
 #include <apr_strings.h>
 
 #include "profilectl.h"
@@ -106,16 +107,26 @@ static const char *etag_of(const profile_store_t *st, const char *route,
 
 int pc_cmd_diff(int argc, char **argv)
 {
+    static const apr_getopt_option_t options[] = {
+        {NULL, 0, 0, NULL}
+    };
     apr_pool_t *p = pc_pool();
+    apr_getopt_t *os;
+    apr_status_t rv;
+    const char *optarg;
     const profile_store_t *a, *b;
     apr_array_header_t *rts, *langs;
-    int r, l, e, total = 0, changed = 0;
+    int optch, r, l, e, total = 0, changed = 0;
 
-    if (argc != 3) {
+    os = pc_getopt(argc, argv, p);
+    while ((rv = apr_getopt_long(os, options, &optch, &optarg))
+           == APR_SUCCESS) {
+    }
+    if (rv != APR_EOF || argc - os->ind != 2) {
         return pc_fail("diff", "usage: %s diff OLD NEW", pc_progname);
     }
-    if ((a = pc_load("diff", argv[1], p)) == NULL
-        || (b = pc_load("diff", argv[2], p)) == NULL) {
+    if ((a = pc_load("diff", os->argv[os->ind], p)) == NULL
+        || (b = pc_load("diff", os->argv[os->ind + 1], p)) == NULL) {
         return PC_EXIT_USAGE;
     }
     rts = routes(a, b, p);

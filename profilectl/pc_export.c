@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <apr_general.h>
 #include <apr_file_info.h>
+#include <apr_getopt.h>
 #include <apr_pools.h>
 #include <apr_strings.h>
 #include <jansson.h>
@@ -20,6 +20,7 @@
 #include "profile_schema.h"
 #include "profile_store.h"
 #include "profile_validate.h"
+#include "profilectl.h"
 #include "pc_jsonresume.h"
 #include "pc_jr.h"
 
@@ -198,13 +199,9 @@ static void export_project(jr_export_t *ex, json_t *e, json_t *pr)
     pc_jr_set_str(pr, "entity", txk(ex, e, "organization"));
 }
 
-static int export_usage(void)
-{
-    fprintf(stderr, "usage: profilectl export-jsonresume FILE [--lang LANG] "
-            "[-o OUT]\n");
-    return 2;
-}
+#define EXPORT_USAGE "usage: %s export-jsonresume [--lang L] [-o OUT] FILE"
 
+/* Returns the exit status; the problem is ex->c.err (not printed). */
 static int export_run(jr_export_t *ex, const char *file, const char *out)
 {
     apr_pool_t *p = ex->c.p;
@@ -213,16 +210,22 @@ static int export_run(jr_export_t *ex, const char *file, const char *out)
     json_t *data, *doc = NULL;
     json_error_t jerr;
     const char *msg, **langs;
+    const char *inputs[] = {file, NULL};
     char *cwd, *path;
-    int nlangs, l, rv = -1;
+    int nlangs, l, rv = PC_EXIT_USAGE;
 
     if (apr_filepath_get(&cwd, 0, p) != APR_SUCCESS
         || apr_filepath_merge(&path, cwd, file, 0, p)
            != APR_SUCCESS) {
-        return pc_jr_fail(&ex->c, "%s: no such file", file);
+        pc_jr_fail(&ex->c, "%s: no such file", file);
+        return PC_EXIT_USAGE;
     }
     if (profile_store_load(&store, &msg, path, &opts, p) != APR_SUCCESS) {
-        return pc_jr_fail(&ex->c, "%s", msg);
+        const char *hint = pc_jsonresume_hint(file, p);
+
+        pc_jr_fail(&ex->c, "%s", hint ? apr_pstrcat(p, file, ": ", hint,
+                                                    NULL) : msg);
+        return PC_EXIT_USAGE;
     }
     data = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
     if (data == NULL
@@ -231,7 +234,8 @@ static int export_run(jr_export_t *ex, const char *file, const char *out)
                                            sizeof(profile_data_problem_t)),
                             p) != 0) {
         json_decref(data);
-        return pc_jr_fail(&ex->c, "%s: cannot read it again", file);
+        pc_jr_fail(&ex->c, "%s: cannot read it again", file);
+        return PC_EXIT_USAGE;
     }
     if (ex->lang == NULL) {
         ex->lang = langs[0];
@@ -255,7 +259,7 @@ static int export_run(jr_export_t *ex, const char *file, const char *out)
     json_object_set_new(doc, "projects",
                         export_array(ex, data, "caseStudies",
                                      export_project));
-    rv = pc_jr_write_json(&ex->c, doc, out);
+    rv = pc_jr_write_json(&ex->c, doc, out, inputs);
 leave:
     json_decref(doc);
     json_decref(data);
@@ -264,43 +268,37 @@ leave:
 
 int pc_cmd_export_jsonresume(int argc, char **argv)
 {
+    static const apr_getopt_option_t options[] = {
+        {"lang", 256, 1, "the language to export"},
+        {"output", 'o', 1, "the document to write (-: standard output)"},
+        {NULL, 0, 0, NULL}
+    };
     jr_export_t ex;
-    const char *file = NULL, *out = NULL, *v;
-    int i, missing = 0, status;
+    apr_getopt_t *os;
+    apr_status_t rv;
+    const char *optarg, *out = NULL;
+    int optch, status;
 
     memset(&ex, 0, sizeof(ex));
     ex.c.cmd = "export-jsonresume";
-    for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            export_usage();
-            return 0;
-        }
-        if ((v = pc_jr_option(argc, argv, &i, "--lang", &missing))) {
-            ex.lang = v;
-        }
-        else if ((v = pc_jr_option(argc, argv, &i, "-o", &missing))
-                 || (v = pc_jr_option(argc, argv, &i, "--output", &missing))) {
-            out = v;
-        }
-        else if (missing || (argv[i][0] == '-' && argv[i][1] != '\0')
-                 || file != NULL) {
-            fprintf(stderr, "profilectl %s: %s: %s\n", ex.c.cmd,
-                    missing ? "option needs a value"
-                    : file ? "one data file only" : "unknown option",
-                    argv[i]);
-            return export_usage();
+    ex.c.p = pc_pool();
+    os = pc_getopt(argc, argv, ex.c.p);
+    while ((rv = apr_getopt_long(os, options, &optch, &optarg))
+           == APR_SUCCESS) {
+        if (optch == 'o') {
+            out = optarg;
         }
         else {
-            file = argv[i];
+            ex.lang = optarg;
         }
     }
-    if (file == NULL) {
-        return export_usage();
+    if (rv != APR_EOF || argc - os->ind != 1) {
+        return pc_fail(ex.c.cmd, EXPORT_USAGE, pc_progname);
     }
-    apr_initialize();
-    apr_pool_create(&ex.c.p, NULL);
-    status = export_run(&ex, file, out) < 0 ? pc_jr_report(&ex.c, 1) : 0;
+    status = export_run(&ex, os->argv[os->ind], out);
+    if (status != PC_EXIT_OK && ex.c.err != NULL) {
+        pc_fail(ex.c.cmd, "%s", ex.c.err);
+    }
     apr_pool_destroy(ex.c.p);
-    apr_terminate();
     return status;
 }

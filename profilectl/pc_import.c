@@ -17,7 +17,7 @@
 
 #include <apr_file_info.h>
 #include <apr_file_io.h>
-#include <apr_general.h>
+#include <apr_getopt.h>
 #include <apr_hash.h>
 #include <apr_lib.h>
 #include <apr_pools.h>
@@ -25,6 +25,7 @@
 #include <jansson.h>
 
 #include "profile_store.h"
+#include "profilectl.h"
 #include "pc_jsonresume.h"
 #include "pc_jr.h"
 
@@ -307,12 +308,8 @@ static int import_langs(jr_import_t *im, const char *order)
     return 0;
 }
 
-static int import_usage(void)
-{
-    fprintf(stderr, "usage: profilectl import-jsonresume FILE... "
-            "[--lang-order LANG,LANG,...] [-o OUT]\n");
-    return 2;
-}
+#define IMPORT_USAGE "usage: %s import-jsonresume [--lang-order L1,L2,...] " \
+    "[-o OUT] RESUME.json..."
 
 /* Reads document l: a UTF-8 byte order mark is skipped. */
 static int load_doc(jr_import_t *im, int l)
@@ -349,6 +346,8 @@ static int load_doc(jr_import_t *im, int l)
     return 0;
 }
 
+/* Returns the exit status; the problems are im->c.problems (or, before
+ * the files are read, im->c.err), not printed. */
 static int import_run(jr_import_t *im, const char *order, const char *out)
 {
     apr_pool_t *p = im->c.p;
@@ -357,22 +356,33 @@ static int import_run(jr_import_t *im, const char *order, const char *out)
     profile_load_opts_t opts = {.render = 0};
     profile_store_t *store;
     const char *msg;
+    const char *inputs[JR_MAX_LANGS + 1];
     char *buf = NULL;
-    int l, rv = -1, bad = 0;
+    int l, rv = PC_EXIT_PROBLEMS, bad = 0, unreadable = 0;
 
+    for (l = 0; l < im->n; l++) {
+        inputs[l] = im->files[l];
+    }
+    inputs[im->n] = NULL;
     if (import_langs(im, order) < 0) {
-        return -1;
+        return PC_EXIT_USAGE;
     }
     /* From here on, every problem of every file. */
     im->c.problems = apr_array_make(p, 8, sizeof(const char *));
     for (l = 0; l < im->n; l++) {
-        if (load_doc(im, l) < 0 || pc_jr_check_doc(im, l) < 0) {
+        if (load_doc(im, l) < 0) {
+            unreadable = 1;
+        }
+        else if (pc_jr_check_doc(im, l) < 0) {
             bad = 1;
         }
         basics[l] = json_object_get(im->docs[l], "basics");
     }
+    if (unreadable) {
+        return PC_EXIT_USAGE;
+    }
     if (bad) {
-        return -1;
+        return PC_EXIT_PROBLEMS;
     }
     doc = json_object();
     langs = json_array();
@@ -405,23 +415,22 @@ static int import_run(jr_import_t *im, const char *order, const char *out)
     if (profile_store_parse_opts(&store, &msg, buf, strlen(buf),
                                  out ? out : "(output)", 0, &opts, p)
         != APR_SUCCESS) {
-        pc_jr_fail(&im->c, "the result is not a valid data file (a bug in "
-                   "profilectl): %s", msg);
+        pc_jr_fail(&im->c, "profilectl %s: the result is not a valid data "
+                   "file (a bug in profilectl): %s", im->c.cmd, msg);
         goto leave;
     }
     if (im->dropped->nelts && im->strict) {
-        pc_jr_fail(&im->c, "--strict: not imported: %s",
-                   pc_jr_dropped_list(im));
+        pc_jr_fail(&im->c, "profilectl %s: --strict: not imported: %s",
+                   im->c.cmd, pc_jr_dropped_list(im));
         goto leave;
     }
-    if (pc_jr_write_json(&im->c, doc, out) < 0) {
+    if ((rv = pc_jr_write_json(&im->c, doc, out, inputs)) != PC_EXIT_OK) {
         goto leave;
     }
     if (im->dropped->nelts) {
         pc_jr_note(&im->c, apr_psprintf(p, "not imported: %s",
                                         pc_jr_dropped_list(im)));
     }
-    rv = 0;
 leave:
     free(buf);
     json_decref(doc);
@@ -430,52 +439,60 @@ leave:
 
 int pc_cmd_import_jsonresume(int argc, char **argv)
 {
+    static const apr_getopt_option_t options[] = {
+        {"lang-order", 256, 1, "the languages of the files, in order"},
+        {"output", 'o', 1, "the data file to write (-: standard output)"},
+        /* --strict sets im.strict; the mapping decides what it refuses. */
+        {"strict", 257, 0, "refuse what the mapping would drop"},
+        {NULL, 0, 0, NULL}
+    };
     jr_import_t im;
-    const char *order = NULL, *out = NULL, *v;
-    int i, missing = 0, rv, status;
+    apr_getopt_t *os;
+    apr_status_t rv;
+    const char *optarg, *order = NULL, *out = NULL;
+    int optch, i, status;
 
     memset(&im, 0, sizeof(im));
     im.c.cmd = "import-jsonresume";
-    for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            import_usage();
-            return 0;
-        }
-        if ((v = pc_jr_option(argc, argv, &i, "--lang-order", &missing))) {
-            order = v;
-        }
-        else if ((v = pc_jr_option(argc, argv, &i, "-o", &missing))
-                 || (v = pc_jr_option(argc, argv, &i, "--output", &missing))) {
-            out = v;
-        }
-        else if (missing || (argv[i][0] == '-' && argv[i][1] != '\0')) {
-            fprintf(stderr, "profilectl %s: %s: %s\n", im.c.cmd,
-                    missing ? "option needs a value" : "unknown option",
-                    argv[i]);
-            return import_usage();
-        }
-        else if (im.n == JR_MAX_LANGS) {
-            fprintf(stderr, "profilectl %s: at most %d files\n", im.c.cmd,
-                    JR_MAX_LANGS);
-            return 2;
-        }
-        else {
-            im.files[im.n++] = argv[i];
+    im.c.p = pc_pool();
+    os = pc_getopt(argc, argv, im.c.p);
+    while ((rv = apr_getopt_long(os, options, &optch, &optarg))
+           == APR_SUCCESS) {
+        switch (optch) {
+        case 256: order = optarg; break;
+        case 'o': out = optarg; break;
+        case 257: im.strict = 1; break;
         }
     }
-    if (im.n == 0) {
-        return import_usage();
+    if (rv != APR_EOF || os->ind >= argc) {
+        return pc_fail(im.c.cmd, IMPORT_USAGE, pc_progname);
     }
-    apr_initialize();
-    apr_pool_create(&im.c.p, NULL);
+    if (argc - os->ind > JR_MAX_LANGS) {
+        return pc_fail(im.c.cmd, "at most %d files", JR_MAX_LANGS);
+    }
+    for (i = os->ind; i < argc; i++) {
+        im.files[im.n++] = os->argv[i];
+    }
     im.dropped = apr_array_make(im.c.p, 8, sizeof(const char *));
     im.dropped_seen = apr_hash_make(im.c.p);
-    rv = import_run(&im, order, out);
-    status = rv < 0 ? pc_jr_report(&im.c, 1) : 0;
+    status = import_run(&im, order, out);
+    if (status != PC_EXIT_OK && im.c.problems && im.c.problems->nelts) {
+        /* One line per problem, as a compiler (and profilectl check)
+         * says it: "FILE: $.path: message"; then how many. */
+        for (i = 0; i < im.c.problems->nelts; i++) {
+            fprintf(stderr, "%s\n",
+                    APR_ARRAY_IDX(im.c.problems, i, const char *));
+        }
+        fprintf(stderr, "profilectl %s: %d problem%s; nothing written\n",
+                im.c.cmd, im.c.problems->nelts,
+                im.c.problems->nelts == 1 ? "" : "s");
+    }
+    else if (status != PC_EXIT_OK && im.c.err != NULL) {
+        pc_fail(im.c.cmd, "%s", im.c.err);
+    }
     for (i = 0; i < im.n; i++) {
         json_decref(im.docs[i]);
     }
     apr_pool_destroy(im.c.p);
-    apr_terminate();
     return status;
 }

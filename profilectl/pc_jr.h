@@ -36,20 +36,19 @@ typedef struct {
     apr_array_header_t *problems; /* when set: every problem, in order */
 } jr_ctx_t;
 
-/* Sets c->err (the first problem) from fmt; returns -1. */
+/* Sets c->err from fmt, and adds it to c->problems when set; returns
+ * -1. */
 int pc_jr_fail(jr_ctx_t *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* Prints c->err as the command's message; returns status. */
-int pc_jr_report(jr_ctx_t *c, int status);
 void pc_jr_note(jr_ctx_t *c, const char *msg);
-int pc_jr_write_json(jr_ctx_t *c, json_t *root, const char *out);
+/* Returns PC_EXIT_OK, or PC_EXIT_USAGE with the problem printed. */
+int pc_jr_write_json(jr_ctx_t *c, json_t *root, const char *out,
+                     const char *const *inputs);
 const char *pc_jr_str(json_t *obj, const char *key);
 void pc_jr_set_str(json_t *obj, const char *key, const char *s);
 /* The n items joined with sep. */
 const char *pc_jr_join(int n, const char **items, const char *sep,
                        apr_pool_t *p);
-const char *pc_jr_option(int argc, char **argv, int *i, const char *name,
-                         int *missing);
 
 /* ------------------------------------------------------------ dates */
 
@@ -91,13 +90,13 @@ typedef struct {
 typedef struct {
     jr_ctx_t c;
     int n;                      /* languages, one document each */
+    int strict;                 /* --strict: what is not imported is a
+                                 * problem */
     const char *langs[JR_MAX_LANGS];
     const char *files[JR_MAX_LANGS];
     json_t *docs[JR_MAX_LANGS];
     apr_array_header_t *dropped; /* "work[].summary", in order seen */
     apr_hash_t *dropped_seen;   /* member -> int *: how many */
-    int strict;                 /* --strict: what is not imported is an
-                                 * error */
     const char *label;          /* " (Acme, 2019-04 – present)": the
                                  * entry being imported, for messages */
 } jr_import_t;

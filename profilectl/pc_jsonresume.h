@@ -2,12 +2,14 @@
 /*
  * pc_jsonresume.h -- profilectl's JSON Resume commands (docs/jsonresume.md).
  *
- *   profilectl import-jsonresume FILE... [--lang-order L1,L2,...] [-o OUT]
- *   profilectl export-jsonresume FILE [--lang L] [-o OUT]
+ *   profilectl import-jsonresume [--lang-order L1,L2,...] [-o OUT] FILE...
+ *   profilectl export-jsonresume [--lang L] [-o OUT] FILE
  *
- * argv[0] is the command's name.  Each returns the process's exit status:
- * 0 done, 1 the input or the output failed, 2 a usage error.  Messages go
- * to stderr as "profilectl COMMAND: ...".
+ * argv[0] is the command's name.  Each returns the process's exit status
+ * (profilectl.h, PC_EXIT_*): 0 done, 1 problems in the documents
+ * (import), 2 a usage error, an input that cannot be read or used, or
+ * output that cannot be written.  Messages go to stderr as
+ * "profilectl COMMAND: ..." (pc_fail); files are written by pc_write.
  *
  * They are defined in pc_import.c and pc_export.c; the files they share
  * are listed in pc_jr.h (private to them).

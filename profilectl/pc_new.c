@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <apr_file_io.h>
 #include <apr_getopt.h>
 #include <apr_strings.h>
 #include <jansson.h>
@@ -91,9 +90,8 @@ int pc_cmd_new(int argc, char **argv)
     profile_load_opts_t check = {.render = 0, .compress = 0, .max_size = 0,
                                  .problems = NULL};
     profile_store_t *unused;
-    apr_file_t *out;
-    apr_size_t len;
-    char *tag, *state, *text;
+    char *tag, *state, *json = NULL;
+    const char *text;
     json_t *doc;
     int optch, force = 0, status = PC_EXIT_OK;
 
@@ -119,44 +117,27 @@ int pc_cmd_new(int argc, char **argv)
         APR_ARRAY_PUSH(langs, const char *) = tag;
     }
     doc = skeleton(profile_schema_top, langs);
-    text = json_dumps(doc, JSON_INDENT(2));
+    json = json_dumps(doc, JSON_INDENT(2));
     json_decref(doc);
-    len = strlen(text);
+    if (json == NULL) {
+        status = pc_fail("new", "out of memory");
+        goto leave;
+    }
     /* Bad languages make a bad file: say so rather than write it. */
-    if (profile_store_parse_opts(&unused, &err, text, len, "--languages",
-                                 0, &check, p) != APR_SUCCESS) {
+    if (profile_store_parse_opts(&unused, &err, json, strlen(json),
+                                 "--languages", 0, &check, p)
+        != APR_SUCCESS) {
         status = pc_fail("new", "no data file with these languages:\n%s",
                          err);
         goto leave;
     }
-    if (file == NULL) {
-        printf("%s\n", text);
-        goto leave;
-    }
-    rv = apr_file_open(&out, file, APR_FOPEN_WRITE | APR_FOPEN_CREATE
-                       | (force ? APR_FOPEN_TRUNCATE : APR_FOPEN_EXCL),
-                       APR_FPROT_OS_DEFAULT, p);
-    if (rv == APR_SUCCESS) {
-        rv = apr_file_write_full(out, text, len, NULL);
-        if (rv == APR_SUCCESS) {
-            rv = apr_file_putc('\n', out);
-        }
-        if (apr_file_close(out) != APR_SUCCESS && rv == APR_SUCCESS) {
-            rv = APR_EGENERAL;
-        }
-    }
-    if (APR_STATUS_IS_EEXIST(rv)) {
-        status = pc_fail("new", "%s exists (--force replaces it)", file);
-    }
-    else if (rv != APR_SUCCESS) {
-        char ebuf[256];
-
-        status = pc_fail("new", "cannot write %s: %s", file,
-                         apr_strerror(rv, ebuf, sizeof(ebuf)));
-    }
+    /* FILE by the rules of every output (pc_write); it has no inputs. */
+    text = apr_pstrcat(p, json, "\n", NULL);
+    status = pc_write("new", file, text, strlen(text), NULL,
+                      force ? 0 : PC_WRITE_EXCL, p);
 
 leave:
-    free(text);
+    free(json);
     apr_pool_destroy(p);
     return status;
 }

@@ -155,10 +155,8 @@ int pc_cmd_show(int argc, char **argv)
     if (resp.len > 0) {
         fwrite(resp.body, 1, resp.len, stdout);
     }
+    /* main() checks that it was written (pc_stdout_done). */
     status = resp.status == 200 ? PC_EXIT_OK : PC_EXIT_PROBLEMS;
-    if (fflush(stdout) != 0) {
-        status = pc_fail("show", "cannot write the answer");
-    }
     apr_pool_destroy(p);
     return status;
 }

@@ -5,6 +5,7 @@
  * way the module does).  The commands are in pc_*.c; the manual is
  * profilectl.1.
  */
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include <apr_general.h>
 #include <apr_strings.h>
+#include <jansson.h>
 
 #include "profilectl.h"
 #include "pc_jsonresume.h"
@@ -54,7 +56,9 @@ static void usage(FILE *out)
     for (c = commands; c->name; c++) {
         fprintf(out, "  %s %s\n", pc_progname, c->usage);
     }
-    fprintf(out, "  %s help | --help | --version\n", pc_progname);
+    fprintf(out, "  %s COMMAND --help\n"
+            "  %s help | --help | --version | -V\n", pc_progname,
+            pc_progname);
 }
 
 apr_pool_t *pc_pool(void)
@@ -77,12 +81,26 @@ apr_pool_t *pc_pool(void)
     return p;
 }
 
+/* apr_getopt's messages ("CMD: invalid option: -x") as every other:
+ * "profilectl CMD: ...". */
+static void getopt_error(void *arg, const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(arg, "%s ", pc_progname);
+    va_start(ap, fmt);
+    vfprintf(arg, fmt, ap);
+    va_end(ap);
+}
+
 apr_getopt_t *pc_getopt(int argc, char **argv, apr_pool_t *p)
 {
     apr_getopt_t *os;
 
     apr_getopt_init(&os, p, argc, (const char *const *)argv);
     os->interleave = 1;
+    os->errfn = getopt_error;
+    os->errarg = stderr;
     return os;
 }
 
@@ -98,6 +116,48 @@ int pc_fail(const char *cmd, const char *fmt, ...)
     return PC_EXIT_USAGE;
 }
 
+/* A data file's languages: a list of tags.  JSON Resume's "languages"
+ * is a list of objects (the languages one speaks). */
+static int data_languages(json_t *langs)
+{
+    json_t *v;
+    size_t i;
+
+    if (!json_is_array(langs) || json_array_size(langs) == 0) {
+        return 0;
+    }
+    json_array_foreach(langs, i, v) {
+        if (!json_is_string(v)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+const char *pc_jsonresume_hint(const char *path, apr_pool_t *p)
+{
+    json_t *doc = json_load_file(path, 0, NULL);
+    const char *schema;
+    int resume;
+
+    if (!json_is_object(doc) || json_object_get(doc, "profile") != NULL
+        || data_languages(json_object_get(doc, "languages"))) {
+        json_decref(doc);
+        return NULL;
+    }
+    schema = json_string_value(json_object_get(doc, "$schema"));
+    resume = json_object_get(doc, "basics") != NULL
+             || json_object_get(doc, "work") != NULL
+             || (schema != NULL && strstr(schema, "jsonresume") != NULL);
+    json_decref(doc);
+    if (!resume) {
+        return NULL;
+    }
+    return apr_psprintf(p, "a JSON Resume document, not a data file: make "
+                        "one with %s import-jsonresume %s -o profile.json",
+                        pc_progname, path);
+}
+
 const profile_store_t *pc_load(const char *cmd, const char *path,
                                apr_pool_t *p)
 {
@@ -107,6 +167,12 @@ const profile_store_t *pc_load(const char *cmd, const char *path,
     const char *err = NULL;
 
     if (profile_store_load(&st, &err, path, &opts, p) != APR_SUCCESS) {
+        const char *hint = pc_jsonresume_hint(path, p);
+
+        if (hint != NULL) {
+            pc_fail(cmd, "%s: %s", path, hint);
+            return NULL;
+        }
         fprintf(stderr, "%s\n", err);
         pc_fail(cmd, "%s cannot be loaded (%s check %s lists every "
                 "problem)", path, pc_progname, path);
@@ -115,23 +181,45 @@ const profile_store_t *pc_load(const char *cmd, const char *path,
     return st;
 }
 
+/* "--help" among a command's arguments (before any "--"). */
+static int asks_help(int argc, char **argv)
+{
+    int i;
+
+    for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        if (strcmp(argv[i], "--help") == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const pc_command_t *c;
 
+    /* A file larger than RLIMIT_FSIZE is a write error (EFBIG) that the
+     * writer reports, not a signal that leaves its temporary file. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2 || strcmp(argv[1], "help") == 0
         || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? PC_EXIT_USAGE : PC_EXIT_OK;
+        return pc_stdout_done("help", argc < 2 ? PC_EXIT_USAGE
+                                               : PC_EXIT_OK);
     }
-    if (strcmp(argv[1], "--version") == 0) {
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
         printf("%s %s\n", pc_progname, PACKAGE_VERSION);
-        return PC_EXIT_OK;
+        return pc_stdout_done("--version", PC_EXIT_OK);
     }
     for (c = commands; c->name; c++) {
-        if (strcmp(argv[1], c->name) == 0) {
-            return c->run(argc - 1, argv + 1);
+        if (strcmp(argv[1], c->name) != 0) {
+            continue;
         }
+        if (asks_help(argc - 1, argv + 1)) {
+            printf("usage: %s %s\n", pc_progname, c->usage);
+            return pc_stdout_done(c->name, PC_EXIT_OK);
+        }
+        return pc_stdout_done(c->name, c->run(argc - 1, argv + 1));
     }
     fprintf(stderr, "%s: unknown command \"%s\"\n\n", pc_progname, argv[1]);
     usage(stderr);

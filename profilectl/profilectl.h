@@ -17,11 +17,15 @@
 #include "profile_api.h"
 #include "profile_store.h"
 
-/* Exit statuses. */
+/* Exit statuses, the same for every command (profilectl.1, EXIT
+ * STATUS). */
 #define PC_EXIT_OK 0
-#define PC_EXIT_PROBLEMS 1      /* check: problems; diff: differences */
-#define PC_EXIT_USAGE 2         /* bad command line, or a file that cannot
-                                 * be used */
+#define PC_EXIT_PROBLEMS 1      /* check: problems; diff: differences;
+                                 * show: not 200; import: problems in the
+                                 * documents */
+#define PC_EXIT_USAGE 2         /* bad command line, a file that cannot
+                                 * be used, or output that cannot be
+                                 * written */
 
 int pc_cmd_check(int argc, char **argv);
 int pc_cmd_show(int argc, char **argv);
@@ -42,9 +46,16 @@ apr_getopt_t *pc_getopt(int argc, char **argv, apr_pool_t *p);
 int pc_fail(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* One line, when `path` is a JSON Resume document rather than a data
+ * file (an object with basics or work, or a $schema naming jsonresume,
+ * and neither a profile nor a data file's languages, a list of tags):
+ * what it is and how to import it; else NULL. */
+const char *pc_jsonresume_hint(const char *path, apr_pool_t *p);
+
 /* Loads `path` as the module does with ProfileCompression On (every
  * representation rendered, with its gzip and br forms).  On failure
- * prints the problems on stderr and returns NULL. */
+ * prints the problems (or pc_jsonresume_hint's line) on stderr and
+ * returns NULL. */
 const profile_store_t *pc_load(const char *cmd, const char *path,
                                apr_pool_t *p);
 
@@ -57,5 +68,21 @@ const profile_store_t *pc_load(const char *cmd, const char *path,
 void pc_answer(profile_response_t *resp, const profile_store_t *store,
                const char *base, const char *route, const char *args, const char *lang,
                const char *coding, apr_pool_t *p);
+
+/* pc_write.c: writes len bytes of text to `target` ("-" or NULL:
+ * standard output) by the rules of profilectl.1 (OUTPUT FILES): never
+ * over one of `inputs` (NULL-terminated paths, or NULL), a regular file
+ * replaced atomically keeping its mode, a symbolic link followed.  With
+ * PC_WRITE_EXCL an existing target is refused ("--force replaces it").
+ * Prints the problem and returns PC_EXIT_USAGE, or returns PC_EXIT_OK. */
+#define PC_WRITE_EXCL 1
+int pc_write(const char *cmd, const char *target, const char *text,
+             apr_size_t len, const char *const *inputs, int flags,
+             apr_pool_t *p);
+
+/* Flushes and closes standard output when command `cmd` ends; returns
+ * `status`, or PC_EXIT_USAGE (with a message) if anything written there
+ * was lost. */
+int pc_stdout_done(const char *cmd, int status);
 
 #endif

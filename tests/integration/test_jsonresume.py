@@ -81,9 +81,11 @@ def export_ok(path, lang):
     return json.loads(cp.stdout)
 
 
-def import_error(*args):
+def import_error(*args, rc=1):
+    """rc 1: a problem in the documents; 2: the command line, or a file
+    that cannot be read as JSON (profilectl.1, EXIT STATUS)."""
     cp = profilectl("import-jsonresume", *args)
-    assert cp.returncode == 1, (cp.returncode, cp.stdout, cp.stderr)
+    assert cp.returncode == rc, (cp.returncode, cp.stdout, cp.stderr)
     assert cp.stdout == ""
     # One line per problem, then what the command concludes.
     assert cp.stderr.rstrip("\n").split("\n")[-1].startswith(
@@ -323,7 +325,7 @@ def test_language_from_bare_code_file_names(tmp_path):
 def test_unnamed_language_is_an_error(tmp_path):
     en = write(tmp_path / "resume.json", load("sample.en.json"))
     es = write(tmp_path / "resume.es.json", load("sample.es.json"))
-    err = import_error(en, es)
+    err = import_error(en, es, rc=2)
     assert "which language is %s?" % en in err
     assert "--lang-order" in err
 
@@ -337,7 +339,7 @@ def test_unnamed_language_is_an_error(tmp_path):
 def test_bad_lang_order_is_an_error(order, message):
     en = os.path.join(JR_DATA, "sample.en.json")
     err = import_error(en, os.path.join(JR_DATA, "sample.es.json"),
-                       "--lang-order", order)
+                       "--lang-order", order, rc=2)
     assert (message % en if "%s" in message else message) in err
 
 
@@ -486,7 +488,7 @@ def test_syntax_error_is_named(tmp_path):
     bad = tmp_path / "r.es.json"
     bad.write_text('{"basics": {"name": "x",}}')
     err = import_error(os.path.join(JR_DATA, "sample.en.json"), str(bad),
-                       "--lang-order", "en,es")
+                       "--lang-order", "en,es", rc=2)
     assert "%s:1:" % bad in err, err
 
 
@@ -647,7 +649,7 @@ def test_export_default_language_and_output_file(tmp_path):
 
 def test_export_of_an_unknown_language_is_an_error():
     cp = profilectl("export-jsonresume", h.SAMPLE_DATA, "--lang", "fr")
-    assert cp.returncode == 1
+    assert cp.returncode == 2
     assert "has no language \"fr\" (it has en, es)" in cp.stderr
 
 
@@ -656,7 +658,7 @@ def test_export_of_a_bad_data_file_is_an_error(tmp_path):
     del bad["experience"][1]["period"]
     path = write(tmp_path / "bad.json", bad)
     cp = profilectl("export-jsonresume", path, "--lang", "en")
-    assert cp.returncode == 1 and cp.stdout == ""
+    assert cp.returncode == 2 and cp.stdout == ""
     assert cp.stderr.startswith("profilectl export-jsonresume: ")
     assert "$.experience[1]" in cp.stderr, cp.stderr
 

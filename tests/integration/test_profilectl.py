@@ -101,7 +101,8 @@ class TestCheck:
     def test_several_files_only_bad_ones_are_listed(self, workdir, sample):
         bad = write(workdir, "ctl-bad2.json", several_problems(sample))
         missing = os.path.join(workdir, "ctl-none.json")
-        cp = ctl("check", h.SAMPLE_DATA, bad, missing, check_rc=1)
+        # A file that cannot be read is unusable input: 2 beats 1.
+        cp = ctl("check", h.SAMPLE_DATA, bad, missing, check_rc=2)
         got = lines(cp)
         assert len(got) == len(SEVERAL_EXPECTED) + 1, got
         assert all(ln.startswith(bad + ": ") for ln in got[:-1])
@@ -341,3 +342,444 @@ def test_usage_errors_exit_2():
     assert ctl("show", "--coding", "deflate", h.SAMPLE_DATA,
                "/profile").returncode == 2
     assert ctl("help").returncode == 0
+
+
+# ------------------------------------------------------- writing files
+# profilectl.1, OUTPUT FILES and EXIT STATUS: one writer for every
+# command that writes a file, and one exit-status scheme.
+JR_DATA = os.path.join(h.SRCDIR, "tests", "integration", "data",
+                       "jsonresume")
+STDOUT_LOST = b"cannot write to standard output"
+
+
+def ctl_env(*args, umask=None, fsize=None, stdout=None):
+    """profilectl with a umask, a file size limit (RLIMIT_FSIZE: a larger
+    write fails with EFBIG) or standard output of its own."""
+    import resource
+
+    def pre():
+        if umask is not None:
+            os.umask(umask)
+        if fsize is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+
+    return subprocess.run([PROFILECTL] + [str(a) for a in args],
+                          stdout=stdout if stdout else subprocess.PIPE,
+                          stderr=subprocess.PIPE, preexec_fn=pre,
+                          timeout=60)
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def copy_file(src, dst):
+    with open(dst, "wb") as f:
+        f.write(read(src))
+    return str(dst)
+
+
+class Writer:
+    """A command that writes a file: `inputs` are its input files (in
+    tmp), `args(out)` its arguments writing to out."""
+
+    def __init__(self, name, inputs, args):
+        self.name, self.inputs, self.args = name, inputs, args
+
+
+def importer(tmp):
+    en = copy_file(os.path.join(JR_DATA, "sample.en.json"), tmp / "en.json")
+    es = copy_file(os.path.join(JR_DATA, "sample.es.json"), tmp / "es.json")
+    return Writer("import-jsonresume", [en, es],
+                  lambda out: ["import-jsonresume", en, es, "-o", out])
+
+
+def exporter(tmp):
+    data = copy_file(h.SAMPLE_DATA, tmp / "profile.json")
+    return Writer("export-jsonresume", [data],
+                  lambda out: ["export-jsonresume", "--lang", "en", "-o",
+                               out, data])
+
+
+def newer(tmp):
+    return Writer("new", [], lambda out: ["new", "--force", out])
+
+
+WRITERS = [importer, exporter, newer]
+WRITERS_WITH_INPUTS = [importer, exporter]
+
+
+def aliases(tmp, path):
+    """Other names of the file `path`: itself, another path to it, a hard
+    link, a symbolic link (relative) and a link to the link."""
+    sub = tmp / "sub"
+    sub.mkdir(exist_ok=True)
+    hard = tmp / "hard.json"
+    os.link(path, hard)
+    soft = tmp / "soft.json"
+    os.symlink(os.path.basename(path), soft)
+    soft2 = sub / "soft2.json"
+    os.symlink(os.path.join("..", "soft.json"), soft2)
+    return {"same path": path,
+            "another path": os.path.join(str(sub), "..",
+                                         os.path.basename(path)),
+            "hard link": str(hard), "symbolic link": str(soft),
+            "link to a link": str(soft2)}
+
+
+def names_in(tmp):
+    return sorted(p for p, _, fs in os.walk(tmp) for p in
+                  [os.path.join(p, f) for f in fs])
+
+
+@pytest.mark.parametrize("make", WRITERS_WITH_INPUTS,
+                         ids=lambda m: m.__name__)
+@pytest.mark.parametrize("alias", ["same path", "another path", "hard link",
+                                   "symbolic link", "link to a link"])
+def test_output_that_is_an_input_is_refused_and_the_input_kept(
+        tmp_path, make, alias):
+    w = make(tmp_path)
+    for victim in w.inputs:
+        before = read(victim)
+        out = aliases(tmp_path, victim)[alias]
+        files = names_in(tmp_path)
+        cp = ctl(*w.args(out), check_rc=2)
+        assert b"nothing written" in cp.stderr, cp.stderr
+        assert read(victim) == before
+        assert names_in(tmp_path) == files     # no temporary file left
+        for p in files:
+            if p.endswith(("hard.json", "soft.json", "soft2.json")):
+                os.unlink(p)
+
+
+def test_export_appended_to_its_input_is_refused(tmp_path):
+    data = copy_file(h.SAMPLE_DATA, tmp_path / "profile.json")
+    before = read(data)
+    with open(data, "ab") as out:
+        cp = ctl_env("export-jsonresume", data, stdout=out)
+    assert cp.returncode == 2 and b"nothing written" in cp.stderr
+    assert read(data) == before
+
+
+@pytest.mark.parametrize("make", WRITERS, ids=lambda m: m.__name__)
+def test_replaced_file_keeps_its_mode(tmp_path, make):
+    w = make(tmp_path)
+    out = tmp_path / "out.json"
+    out.write_bytes(b"old")
+    os.chmod(out, 0o600)
+    ctl_env(*w.args(out), umask=0o022).check_returncode()
+    assert os.stat(out).st_mode & 0o7777 == 0o600
+    assert read(out) != b"old"
+    os.chmod(out, 0o640)
+    ctl_env(*w.args(out), umask=0o077).check_returncode()
+    assert os.stat(out).st_mode & 0o7777 == 0o640
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="chown needs root")
+@pytest.mark.parametrize("make", WRITERS, ids=lambda m: m.__name__)
+def test_replaced_file_keeps_its_owner_and_group_as_root(tmp_path, make):
+    w = make(tmp_path)
+    out = tmp_path / "out.json"
+    out.write_bytes(b"old")
+    os.chown(out, 65534, 65534)
+    ctl(*w.args(out), check_rc=0)
+    st = os.stat(out)
+    assert (st.st_uid, st.st_gid) == (65534, 65534)
+
+
+@pytest.mark.parametrize("make", WRITERS, ids=lambda m: m.__name__)
+@pytest.mark.parametrize("umask,mode", [(0o077, 0o600), (0o022, 0o644),
+                                        (0o002, 0o664)])
+def test_new_file_honours_the_umask(tmp_path, make, umask, mode):
+    w = make(tmp_path)
+    out = tmp_path / "fresh.json"
+    ctl_env(*w.args(out), umask=umask).check_returncode()
+    assert os.stat(out).st_mode & 0o7777 == mode
+
+
+@pytest.mark.parametrize("make", WRITERS, ids=lambda m: m.__name__)
+def test_file_is_replaced_not_written_in_place(tmp_path, make):
+    """A rename: another hard link to the old file keeps the old bytes."""
+    w = make(tmp_path)
+    out = tmp_path / "out.json"
+    out.write_bytes(b"old")
+    os.link(out, tmp_path / "old-link")
+    ctl(*w.args(out), check_rc=0)
+    assert read(tmp_path / "old-link") == b"old"
+    assert read(out) != b"old"
+    assert not os.path.samefile(out, tmp_path / "old-link")
+
+
+@pytest.mark.parametrize("make", WRITERS, ids=lambda m: m.__name__)
+def test_symbolic_link_is_followed_and_stays_a_link(tmp_path, make):
+    w = make(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    real = elsewhere / "real.json"
+    real.write_bytes(b"old")
+    os.chmod(real, 0o600)
+    link = tmp_path / "link.json"
+    os.symlink(os.path.join("elsewhere", "real.json"), link)
+    ctl(*w.args(link), check_rc=0)
+    assert os.readlink(link) == os.path.join("elsewhere", "real.json")
+    assert read(real) != b"old"
+    json.loads(read(real))
+    assert os.stat(real).st_mode & 0o7777 == 0o600
+    # The temporary file was made beside the real file, and is gone.
+    assert sorted(os.listdir(elsewhere)) == ["real.json"]
+
+
+@pytest.mark.parametrize("make", WRITERS, ids=lambda m: m.__name__)
+def test_dangling_symbolic_link_is_an_error(tmp_path, make):
+    w = make(tmp_path)
+    link = tmp_path / "link.json"
+    os.symlink("missing.json", link)
+    cp = ctl(*w.args(link), check_rc=2)
+    assert b"does not exist" in cp.stderr, cp.stderr
+    assert os.readlink(link) == "missing.json"
+    assert not os.path.exists(tmp_path / "missing.json")
+
+
+@pytest.mark.parametrize("make", WRITERS, ids=lambda m: m.__name__)
+def test_failed_write_leaves_the_old_file_and_no_temporary_file(
+        tmp_path, make):
+    w = make(tmp_path)
+    out = tmp_path / "out.json"
+    out.write_bytes(b"old contents")
+    files = names_in(tmp_path)
+    # Every output is larger than 1000 bytes: its write fails (EFBIG).
+    cp = ctl_env(*w.args(out), fsize=1000)
+    assert cp.returncode == 2, cp
+    assert b"File too large" in cp.stderr and b"unchanged" in cp.stderr
+    assert read(out) == b"old contents"
+    assert names_in(tmp_path) == files
+
+
+def test_failed_write_of_a_new_file_leaves_nothing(tmp_path):
+    data = copy_file(h.SAMPLE_DATA, tmp_path / "profile.json")
+    cp = ctl_env("export-jsonresume", "-o", tmp_path / "out.json", data,
+                 fsize=1000)
+    assert cp.returncode == 2 and b"nothing was written" in cp.stderr
+    assert os.listdir(tmp_path) == ["profile.json"]
+
+
+def test_directory_target_is_an_error(tmp_path):
+    data = copy_file(h.SAMPLE_DATA, tmp_path / "profile.json")
+    cp = ctl("export-jsonresume", "-o", tmp_path, data, check_rc=2)
+    assert b"directory" in cp.stderr
+    assert os.listdir(tmp_path) == ["profile.json"]
+
+
+def test_new_refuses_an_existing_name_even_a_dangling_link(tmp_path):
+    link = tmp_path / "link.json"
+    os.symlink("missing.json", link)
+    cp = ctl("new", link, check_rc=2)
+    assert b"exists (--force replaces it)" in cp.stderr
+    assert os.listdir(tmp_path) == ["link.json"]
+
+
+def test_new_force_replaces_a_link_target_not_the_link(tmp_path):
+    real = tmp_path / "real.json"
+    real.write_bytes(b"mine")
+    link = tmp_path / "link.json"
+    os.symlink("real.json", link)
+    ctl("new", link, check_rc=2)
+    assert read(real) == b"mine"
+    ctl("new", "--force", link, check_rc=0)
+    assert os.path.islink(link)
+    ctl("check", real, check_rc=0)
+
+
+def _bad_data(tmp):
+    return write(str(tmp), "bad.json", several_problems(_sample()))
+
+
+def _sample():
+    with open(h.SAMPLE_DATA, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def _changed(tmp):
+    d = _sample()
+    d["profile"]["name"] = "Someone Else"
+    return write(str(tmp), "changed.json", d)
+
+
+FULL_STDOUT = [
+    ("check", lambda t: ["check", _bad_data(t)]),
+    ("check --json", lambda t: ["check", "--json", h.SAMPLE_DATA]),
+    ("show", lambda t: ["show", h.SAMPLE_DATA, "/skills"]),
+    ("show -i", lambda t: ["show", "-i", h.SAMPLE_DATA, "/nope"]),
+    ("diff", lambda t: ["diff", h.SAMPLE_DATA, _changed(t)]),
+    ("new", lambda t: ["new"]),
+    ("export", lambda t: ["export-jsonresume", h.SAMPLE_DATA]),
+    ("export -o -", lambda t: ["export-jsonresume", "-o", "-",
+                               h.SAMPLE_DATA]),
+    ("import", lambda t: ["import-jsonresume", "--lang-order", "en,es",
+                          os.path.join(JR_DATA, "sample.en.json"),
+                          os.path.join(JR_DATA, "sample.es.json")]),
+    ("--version", lambda t: ["--version"]),
+    ("help", lambda t: ["help"]),
+    ("check --help", lambda t: ["check", "--help"]),
+]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+@pytest.mark.parametrize("name,args", FULL_STDOUT,
+                         ids=[n for n, _ in FULL_STDOUT])
+def test_lost_standard_output_is_an_error(tmp_path, name, args):
+    with open("/dev/full", "wb") as full:
+        cp = ctl_env(*args(tmp_path), stdout=full)
+    assert cp.returncode == 2, (name, cp)
+    assert STDOUT_LOST in cp.stderr, cp.stderr
+
+
+def test_check_of_a_good_file_to_dev_full_is_fine():
+    """Nothing to write, nothing lost."""
+    with open("/dev/full", "wb") as full:
+        assert ctl_env("check", h.SAMPLE_DATA, stdout=full).returncode == 0
+
+
+def test_export_to_a_full_device_is_an_error(tmp_path):
+    cp = ctl("export-jsonresume", "-o", "/dev/full", h.SAMPLE_DATA,
+             check_rc=2)
+    assert b"No space left on device" in cp.stderr
+
+
+# ------------------------------------------------------ exit statuses
+def _resume(tmp, fname, **change):
+    d = json.loads(read(os.path.join(JR_DATA, "sample.en.json")))
+    d["basics"].update(change)
+    return write(str(tmp), fname, d)
+
+
+def test_exit_statuses_of_check(tmp_path):
+    ctl("check", h.SAMPLE_DATA, check_rc=0)
+    ctl("check", _bad_data(tmp_path), check_rc=1)
+    ctl("check", SYNTAX_FILE, check_rc=1)
+    ctl("check", tmp_path / "missing.json", check_rc=2)
+    ctl("check", check_rc=2)
+    ctl("check", "--bogus", h.SAMPLE_DATA, check_rc=2)
+
+
+def test_exit_statuses_of_show(tmp_path):
+    ctl("show", h.SAMPLE_DATA, "/profile", check_rc=0)
+    ctl("show", h.SAMPLE_DATA, "/nope", check_rc=1)
+    ctl("show", _bad_data(tmp_path), "/profile", check_rc=2)
+    ctl("show", h.SAMPLE_DATA, check_rc=2)
+
+
+def test_exit_statuses_of_diff(tmp_path):
+    ctl("diff", h.SAMPLE_DATA, h.SAMPLE_DATA, check_rc=0)
+    ctl("diff", h.SAMPLE_DATA, _changed(tmp_path), check_rc=1)
+    ctl("diff", h.SAMPLE_DATA, tmp_path / "missing.json", check_rc=2)
+    ctl("diff", "--bogus", h.SAMPLE_DATA, h.SAMPLE_DATA, check_rc=2)
+    ctl("diff", h.SAMPLE_DATA, check_rc=2)
+
+
+def test_exit_statuses_of_new(tmp_path):
+    ctl("new", tmp_path / "a.json", check_rc=0)
+    ctl("new", tmp_path / "a.json", check_rc=2)
+    ctl("new", "--force", tmp_path / "a.json", check_rc=0)
+    ctl("new", "--languages", "en,1x", check_rc=2)
+    ctl("new", "a", "b", check_rc=2)
+
+
+def test_exit_statuses_of_import(tmp_path):
+    en = _resume(tmp_path, "en.json")
+    ctl("import-jsonresume", en, check_rc=0)
+    # A problem in the document: 1.
+    cp = ctl("import-jsonresume", _resume(tmp_path, "x.en.json", name=42),
+             check_rc=1)
+    assert cp.stdout == b""
+    # Not JSON, or not there: 2, with the file's name.
+    (tmp_path / "y.en.json").write_text("{")
+    cp = ctl("import-jsonresume", tmp_path / "y.en.json", check_rc=2)
+    assert b"y.en.json:1:" in cp.stderr, cp.stderr
+    cp = ctl("import-jsonresume", tmp_path / "z.en.json", check_rc=2)
+    assert b"z.en.json" in cp.stderr and b"-1:-1" not in cp.stderr
+    ctl("import-jsonresume", check_rc=2)
+    ctl("import-jsonresume", "--bogus", en, check_rc=2)
+    ctl("import-jsonresume", en, "-o", check_rc=2)
+
+
+def test_exit_statuses_of_export(tmp_path):
+    ctl("export-jsonresume", h.SAMPLE_DATA, check_rc=0)
+    ctl("export-jsonresume", "--lang", "fr", h.SAMPLE_DATA, check_rc=2)
+    ctl("export-jsonresume", _bad_data(tmp_path), check_rc=2)
+    ctl("export-jsonresume", tmp_path / "missing.json", check_rc=2)
+    ctl("export-jsonresume", h.SAMPLE_DATA, h.SAMPLE_DATA, check_rc=2)
+    ctl("export-jsonresume", "--bogus", h.SAMPLE_DATA, check_rc=2)
+
+
+def test_every_message_names_profilectl_and_the_command(tmp_path):
+    for args in (["check", "--bogus", "x"], ["diff", "--x", "a", "b"],
+                 ["import-jsonresume", "--bogus", "x.en.json"],
+                 ["export-jsonresume", "--lang"],
+                 ["new", "--force", "--languages"]):
+        cp = ctl(*args, check_rc=2)
+        for line in cp.stderr.decode().splitlines():
+            assert line.startswith("profilectl %s: " % args[0]), line
+
+
+def _package_version():
+    with open(os.path.join(h.SRCDIR, "configure.ac"),
+              encoding="utf-8") as f:
+        return re.search(r"AC_INIT\(\[[^]]*\], \[([^]]*)\]",
+                         f.read()).group(1)
+
+
+@pytest.mark.parametrize("flag", ["--version", "-V"])
+def test_version_is_configures(flag):
+    cp = ctl(flag, check_rc=0)
+    assert cp.stdout == ("profilectl %s\n" % _package_version()).encode()
+
+
+@pytest.mark.parametrize("cmd", ["check", "show", "diff", "new",
+                                 "import-jsonresume", "export-jsonresume"])
+def test_command_help_is_its_usage(cmd):
+    cp = ctl(cmd, "--help", check_rc=0)
+    assert cp.stdout.startswith(("usage: profilectl %s" % cmd).encode())
+
+
+# -------------------------------------------------- JSON Resume input
+def test_check_of_a_json_resume_says_how_to_import_it(tmp_path):
+    jr = copy_file(os.path.join(JR_DATA, "sample.en.json"),
+                   tmp_path / "resume.json")
+    cp = ctl("check", jr, check_rc=1)
+    assert lines(cp) == [
+        "%s: a JSON Resume document, not a data file: make one with "
+        "profilectl import-jsonresume %s -o profile.json" % (jr, jr)]
+    got = json.loads(ctl("check", "--json", jr, check_rc=1).stdout)
+    assert len(got) == 1 and got[0]["path"] is None
+    assert "import-jsonresume" in got[0]["message"]
+
+
+def test_schema_alone_marks_a_json_resume(tmp_path):
+    path = write(str(tmp_path), "s.json", {
+        "$schema": "https://raw.githubusercontent.com/jsonresume/"
+                   "resume-schema/v1.0.0/schema.json"})
+    assert len(lines(ctl("check", path, check_rc=1))) == 1
+
+
+def test_data_file_with_a_basics_key_is_not_called_a_resume(tmp_path):
+    d = _sample()
+    d["basics"] = {}
+    path = write(str(tmp_path), "d.json", d)
+    got = lines(ctl("check", path, check_rc=1))
+    assert got == ['%s: $.basics: unknown key "basics"' % path]
+
+
+@pytest.mark.parametrize("args", [["show", "{}", "/profile"],
+                                  ["diff", h.SAMPLE_DATA, "{}"],
+                                  ["export-jsonresume", "{}"]])
+def test_show_diff_export_of_a_json_resume_say_how_to_import_it(
+        tmp_path, args):
+    jr = copy_file(os.path.join(JR_DATA, "sample.es.json"),
+                   tmp_path / "resume.json")
+    cp = ctl(*[jr if a == "{}" else a for a in args], check_rc=2)
+    err = cp.stderr.decode().splitlines()
+    assert len(err) == 1, err
+    assert "a JSON Resume document" in err[0]
+    assert "import-jsonresume %s -o profile.json" % jr in err[0]
