@@ -68,6 +68,16 @@ static int same_dates(json_t *x, json_t *y)
            && same_date(pc_jr_str(x, "endDate"), pc_jr_str(y, "endDate"));
 }
 
+static void copy_dates(json_t *to, json_t *from)
+{
+    if (*pc_jr_str(from, "startDate")) {
+        json_object_set(to, "startDate", json_object_get(from, "startDate"));
+    }
+    if (*pc_jr_str(from, "endDate")) {
+        json_object_set(to, "endDate", json_object_get(from, "endDate"));
+    }
+}
+
 /* Marks in u0 and u1 the entries of x and y (n0 and n1 of them) that the
  * longest common sequence of agreeing dates leaves without a partner. */
 static void unpaired(json_t *x, json_t *y, size_t n0, size_t n1,
@@ -123,7 +133,13 @@ static int align(jr_import_t *im, json_t **arrs, const jr_array_t *a)
             for (i = 0; a->by_dates && i < n0; i++) {
                 x = json_array_get(arrs[0], i);
                 y = json_array_get(arrs[l], i);
-                if (!same_dates(x, y)) {
+                if (!*dates_of(x, p) || !*dates_of(y, p)) {
+                    /* Dates are not a translation: one language giving
+                     * them is enough. */
+                    copy_dates(*dates_of(x, p) ? y : x, *dates_of(x, p) ? x
+                                                                         : y);
+                }
+                else if (!same_dates(x, y)) {
                     bad = pc_jr_fail(&im->c, "%s: $.%s[" SZ "]%s and %s: "
                                      "$.%s[" SZ "]%s: the dates differ "
                                      "(entries pair by position and dates)",

@@ -189,9 +189,15 @@ static const char *near_key(const char *k, const jr_key_t *keys,
     for (i = 0; i < n; i++) {
         names[i] = keys[i].key;
     }
-    /* A member of an entry: one edit (postion, startdate, StartDate);
-     * custom members like ogUrl are not typos of url. */
-    return strlen(k) >= 4 ? near(k, names, 1) : NULL;
+    /* A member of an entry: only another case (startdate, StartDate).
+     * People add members of their own that look like known ones (ogUrl,
+     * urls, label1, _image): those are listed as not imported. */
+    for (i = 0; i < n; i++) {
+        if (strcasecmp(names[i], k) == 0) {
+            return names[i];
+        }
+    }
+    return NULL;
 }
 
 static int has_content(json_t *v)
@@ -281,6 +287,39 @@ static json_t *check_date(jr_import_t *im, int l, json_t *v,
     return v;
 }
 
+/* An item of a list of strings.  Some files give objects: a keyword as
+ * {"name": "Go", "level": ...}, a highlight as {"content": "...",
+ * "highlight": "..."}; the item is then that one string, and the other
+ * members are not imported. */
+static int list_item(jr_import_t *im, int l, json_t *list, size_t i,
+                     json_t *item, const char *at, const char *path,
+                     const char *k)
+{
+    const char *text = strcmp(k, "keywords") == 0 ? "name" : "content";
+    const char *m;
+    json_t *v;
+
+    if (json_is_string(item)) {
+        return 0;
+    }
+    if (!json_is_object(item)
+        || !json_is_string(json_object_get(item, text))) {
+        return pc_jr_fail(&im->c, "%s: %s.%s[" SZ "]: not a string%s%s%s",
+                          im->files[l], at, k, i,
+                          json_is_object(item) ? " (nor an object with a "
+                                                 "string \"" : "",
+                          json_is_object(item) ? text : "",
+                          json_is_object(item) ? "\")" : "");
+    }
+    json_object_foreach(item, m, v) {
+        if (strcmp(m, text) != 0 && has_content(v)) {
+            drop(im, apr_pstrcat(im->c.p, path, ".", k, "[].", m, NULL), 1);
+        }
+    }
+    json_array_set(list, i, json_object_get(item, text));
+    return 0;
+}
+
 /* Checks the members of one entry (`at`: "$.work[2]") that the import
  * reads, moves older names to the current ones, rewrites dates, and
  * counts those it does not import (`path`: "work[]").  Returns -1 after
@@ -337,9 +376,7 @@ static int check_entry(jr_import_t *im, int l, json_t *e,
                 continue;
             }
             json_array_foreach(v, i, item) {
-                if (!json_is_string(item)) {
-                    pc_jr_fail(&im->c, "%s: %s.%s[" SZ "]: not a string",
-                               im->files[l], at, k, i);
+                if (list_item(im, l, v, i, item, at, path, k) < 0) {
                     bad = 1;
                 }
             }
@@ -438,6 +475,13 @@ int pc_jr_check_doc(jr_import_t *im, int l)
             continue;
         }
         other = NULL;
+        if (k[0] == '_') {
+            /* "_education": commented out by its author. */
+            if (has_content(v)) {
+                drop(im, k, json_is_array(v) ? (int)json_array_size(v) : 1);
+            }
+            continue;
+        }
         for (i = 0; i < sizeof(synonyms) / sizeof(synonyms[0]); i++) {
             if (strcasecmp(synonyms[i].name, k) == 0) {
                 other = synonyms[i].is;

@@ -79,8 +79,8 @@ static const char *const present_words[] = {
 
 const char *const pc_jr_date_forms =
     "YYYY-MM-DD, YYYY-MM, YYYY (also unpadded: 2023-9-28, 2023-9), "
-    "MM/YYYY, YYYY/MM, YYYY/MM/DD, DD.MM.YYYY, DD/MM/YYYY or MM/DD/YYYY "
-    "when the day is over 12, a month name and a year in English, "
+    "MM/YYYY, YYYY/MM, DD.MM.YYYY, and DD/MM/YYYY, MM/DD/YYYY, "
+    "YYYY/MM/DD or YYYY/DD/MM when the day is over 12, a month name and a year in English, "
     "Spanish, Portuguese, French or German (April 2017, abr. 2017, "
     "M\xc3\xa4rz 2019, 1 f\xc3\xa9vr. 2018, March 3, 2020); for an end "
     "only, a word for now (Present, Current, actualidad, Atual, "
@@ -308,6 +308,17 @@ static int numeric_date(const char **out, const char *s, apr_pool_t *p)
         /* YYYY, YYYY-M(M)[-D(D)], YYYY/M(M)[/D(D)] */
         if (sep == '.' || (n > 1 && len[1] > 2) || (n > 2 && len[2] > 2)) {
             return -1;
+        }
+        if (n == 3 && sep == '/') {
+            /* People write YYYY/DD/MM too: only a day over 12 says
+             * which is which. */
+            if (v[1] > 12 && v[2] >= 1 && v[2] <= 12) {
+                *out = iso(v[0], v[2], v[1], p);
+                return *out ? 0 : -1;
+            }
+            if (v[1] >= 1 && v[1] <= 12 && v[2] >= 1 && v[2] <= 12) {
+                return -2;
+            }
         }
         *out = iso(v[0], n > 1 ? v[1] : -1, n > 2 ? v[2] : -1, p);
         if (*out == NULL && n == 3 && v[1] >= 1 && v[1] <= 12 && v[2] >= 1
