@@ -320,6 +320,36 @@ static int list_item(jr_import_t *im, int l, json_t *list, size_t i,
     return 0;
 }
 
+/* A URL as a link needs it: "example.com/x" (no scheme) becomes
+ * "https://example.com/x", "//host/x" "https://host/x"; a relative one
+ * ("./cv.pdf", "/about") means nothing outside its site and is not
+ * imported. */
+static void check_url(jr_import_t *im, json_t *e, const char *path)
+{
+    const char *u = json_string_value(json_object_get(e, "url")), *s;
+    size_t host;
+
+    for (s = u; apr_isalnum(*s) || *s == '+' || *s == '.' || *s == '-';
+         s++) {
+    }
+    if (apr_isalpha(*u) && *s == ':') {
+        return;                         /* a scheme */
+    }
+    if (u[0] == '/' && u[1] == '/') {
+        json_object_set_new(e, "url", json_string(
+            apr_pstrcat(im->c.p, "https:", u, NULL)));
+        return;
+    }
+    host = strcspn(u, "/?#");
+    if (apr_isalnum(*u) && memchr(u, '.', host) && !strpbrk(u, " \t")) {
+        json_object_set_new(e, "url", json_string(
+            apr_pstrcat(im->c.p, "https://", u, NULL)));
+        return;
+    }
+    drop(im, apr_pstrcat(im->c.p, path, ".url (relative)", NULL), 1);
+    json_object_del(e, "url");
+}
+
 /* Checks the members of one entry (`at`: "$.work[2]") that the import
  * reads, moves older names to the current ones, rewrites dates, and
  * counts those it does not import (`path`: "work[]").  Returns -1 after
@@ -418,6 +448,11 @@ static int check_entry(jr_import_t *im, int l, json_t *e,
             json_object_set(e, key->alias_of, v);
         }
         json_object_del(e, key->key);
+    }
+    v = json_object_get(e, "url");
+    key = find_key(keys, "url");
+    if (key && key->mapped && json_is_string(v) && has_content(v)) {
+        check_url(im, e, path);
     }
     return bad ? -1 : 0;
 }
