@@ -666,3 +666,146 @@ def test_export_of_a_bad_data_file_is_an_error(tmp_path):
 def load_sample():
     with open(h.SAMPLE_DATA, encoding="utf-8") as f:
         return json.load(f)
+
+
+# ------------------------------------------------- real files' habits
+@pytest.mark.parametrize("start,end,en,es", [
+    ("April 2017", "Present", "Apr 2017 – present", "abr. 2017 – actualidad"),
+    ("abr. 2017", "actualidad", "Apr 2017 – present",
+     "abr. 2017 – actualidad"),
+    ("Mar 2020", "now", "Mar 2020 – present", "mar. 2020 – actualidad"),
+    ("März 2019", "heute", "Mar 2019 – present", "mar. 2019 – actualidad"),
+    ("févr. 2018", "aujourd'hui", "Feb 2018 – present",
+     "feb. 2018 – actualidad"),
+    ("set. 2016", "Atual", "Sep 2016 – present", "sept. 2016 – actualidad"),
+    ("2015", "至今", "2015 – present", "2015 – actualidad"),
+    ("04/2017", "2019/11", "Apr 2017 – Nov 2019", "abr. 2017 – nov. 2019"),
+    ("2023-9-28", "2023-9", "28 Sep 2023 – Sep 2023",
+     "28 sept. 2023 – sept. 2023"),
+    ("28/09/2023", "Current", "28 Sep 2023 – present",
+     "28 sept. 2023 – actualidad"),
+    ("1 de abril de 2017", "PRESENTE", "1 Apr 2017 – present",
+     "1 abr. 2017 – actualidad"),
+])
+def test_dates_as_people_write_them(tmp_path, start, end, en, es):
+    docs = load("sample.en.json"), load("sample.es.json")
+    for doc in docs:
+        doc["work"][0]["startDate"] = start
+        doc["work"][0]["endDate"] = end
+    d = import_ok(*_pair(tmp_path, *docs))
+    assert d["experience"][0]["period"] == {"en": en, "es": es}
+
+
+@pytest.mark.parametrize("value", ["1/1/2023", "03/04/2020", "2022/06/07"])
+def test_ambiguous_date_names_the_field_and_the_forms(tmp_path, value):
+    en, es = load("sample.en.json"), load("sample.es.json")
+    es["education"][0]["startDate"] = value
+    err = import_error(*_pair(tmp_path, en, es))
+    assert "r.es.json: $.education[0].startDate: \"%s\" is ambiguous: day " \
+        "and month cannot be told apart" % value in err, err
+    for form in ("YYYY-MM-DD", "MM/YYYY", "YYYY/MM", "April 2017",
+                 "abr. 2017", "Present"):
+        assert form in err, form
+
+
+def test_now_cannot_start_a_role(tmp_path):
+    en, es = load("sample.en.json"), load("sample.es.json")
+    en["work"][0]["startDate"] = "Present"
+    err = import_error(*_pair(tmp_path, en, es))
+    assert "r.en.json: $.work[0].startDate: \"Present\" means now" in err
+
+
+def test_older_schema_members_are_mapped(tmp_path):
+    docs = load("sample.en.json"), load("sample.es.json")
+    for doc in docs:
+        b = doc["basics"]
+        b["website"] = b.pop("url")
+        b["picture"] = "https://example.com/me.jpg"
+        w = doc["work"][0]
+        w["company"] = w.pop("name")
+        w["website"] = w.pop("url")
+        del w["description"]           # 0.x: the role is in summary
+        e = doc["education"][0]
+        e["website"] = e.pop("url")
+        e["gpa"] = e.pop("score")
+    cp = profilectl("import-jsonresume", *_pair(tmp_path, *docs))
+    assert cp.returncode == 0, cp.stderr
+    d = json.loads(cp.stdout)
+    w = d["experience"][0]
+    assert w["id"] == "pied-piper-2013" and w["company"] == "Pied Piper"
+    assert w["companyUrl"] == "http://piedpiper.example.com"
+    assert w["context"]["en"].startswith(docs[0]["work"][0]["summary"])
+    assert d["education"][0]["institutionUrl"] == "https://www.ou.edu/"
+    assert d["contact"]["links"][0]["url"] == \
+        "http://richardhendricks.example.com"
+    assert "2 × basics.picture" in cp.stderr
+    assert "2 × education[].gpa" in cp.stderr
+    assert "work[].summary" not in cp.stderr       # it was imported
+
+
+def test_byte_order_mark_is_skipped(tmp_path):
+    en = tmp_path / "r.en.json"
+    en.write_bytes(b"\xef\xbb\xbf" + json.dumps(
+        load("sample.en.json")).encode())
+    d = import_ok(str(en))
+    assert d["profile"]["name"] == "Richard Hendriks"
+
+
+@pytest.mark.parametrize("rename,message", [
+    (("basics", "basic"),
+     '$.basic: unknown member; did you mean "basics"?'),
+    (("work", "experience"),
+     '$.experience: JSON Resume calls this "work"; rename it'),
+    (("work", "work_experience"),
+     '$.work_experience: JSON Resume calls this "work"; rename it'),
+    (("education", "eduction"),
+     '$.eduction: unknown member; did you mean "education"?'),
+])
+def test_not_json_resume_is_refused_with_the_fix(tmp_path, rename, message):
+    en, es = load("sample.en.json"), load("sample.es.json")
+    es[rename[1]] = es.pop(rename[0])
+    err = import_error(*_pair(tmp_path, en, es))
+    assert "r.es.json: " + message in err, err
+
+
+def test_no_basics_is_not_a_json_resume_document(tmp_path):
+    en = load("sample.en.json")
+    del en["basics"]
+    err = import_error(write(tmp_path / "r.en.json", en))
+    assert "r.en.json: $: no \"basics\": not a JSON Resume document" in err
+
+
+def test_every_problem_of_both_files_at_once(tmp_path):
+    en, es = load("sample.en.json"), load("sample.es.json")
+    en["work"][0]["startDate"] = "03/04/2013"
+    es["basics"]["name"] = 7
+    es["skills"][0]["keywords"] = "HTML, CSS"
+    err = import_error(*_pair(tmp_path, en, es))
+    lines = err.rstrip("\n").split("\n")
+    assert lines[-1] == "profilectl import-jsonresume: 3 problems; " \
+        "nothing written", err
+    assert "r.en.json: $.work[0].startDate:" in lines[0]
+    assert "r.es.json: $.basics.name: not a string" in lines[1]
+    assert "r.es.json: $.skills[0].keywords: not an array" in lines[2]
+
+
+def test_not_imported_summary_counts_members(tmp_path):
+    en, es = load("sample.en.json"), load("sample.es.json")
+    for doc in (en, es):
+        for w in doc["work"]:
+            w["technologies"] = ["C"]
+    cp = profilectl("import-jsonresume", *_pair(tmp_path, en, es))
+    assert cp.returncode == 0, cp.stderr
+    n = 2 * len(en["work"])
+    assert "not imported: 2 × volunteer, 2 × awards" in cp.stderr
+    assert "%d × work[].technologies" % n in cp.stderr, cp.stderr
+    assert "4 × basics.profiles[].username" in cp.stderr
+
+
+def test_strict_makes_not_imported_an_error(tmp_path):
+    out = tmp_path / "profile.json"
+    cp = profilectl("import-jsonresume", os.path.join(JR_DATA,
+                                                      "sample.en.json"),
+                    "--lang-order", "en", "--strict", "-o", out)
+    assert cp.returncode == 1 and not out.exists()
+    assert "--strict: not imported: 1 × volunteer" in cp.stderr, cp.stderr
