@@ -39,12 +39,13 @@ static void fold_keys(profile_item_t *item, int k, json_t *el,
         const char *const *name;
 
         for (name = profile_schema_colls[k].search; *name; name++) {
+            const profile_field_t *f =
+                profile_schema_field(profile_schema_colls[k].fields, *name);
             json_t *v = json_object_get(el, *name);
             size_t i;
             json_t *t;
 
-            if (profile_schema_field(profile_schema_colls[k].fields, *name)
-                ->kind == PROFILE_K_TEXTLIST) {
+            if (f->kind == PROFILE_K_TEXTLIST) {
                 /* The items served in this language only (§9). */
                 json_t *list = profile_schema_textlist(v, st->langs[l]);
 

@@ -42,9 +42,13 @@ static const char *txk(jr_export_t *ex, json_t *obj, const char *key)
     return tx(ex, json_object_get(obj, key));
 }
 
-static json_t *tx_list(jr_export_t *ex, json_t *arr)
+/* A list of text values in the export's language: the array, or that
+ * language's own array when the list is given per language (CONTRACT
+ * §9). */
+static json_t *tx_list(jr_export_t *ex, json_t *list)
 {
-    json_t *out = json_array(), *v;
+    json_t *arr = profile_schema_textlist(list, ex->lang), *out = json_array();
+    json_t *v;
     size_t i;
 
     json_array_foreach(arr, i, v) {

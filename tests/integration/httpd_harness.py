@@ -79,12 +79,19 @@ def _text(value, lang):
     return value if isinstance(value, str) else value[lang]
 
 
+def _list(value, lang):
+    """A list of text values in `lang` (CONTRACT §9): an array of text
+    values, or an object with that language's own array."""
+    items = value[lang] if isinstance(value, dict) else value
+    return [_text(x, lang) for x in items]
+
+
 def _record(rec, fields, lang):
     out = []
     for name in fields:
         v = rec[name]
         if name in LIST_FIELDS:
-            out.append((name, [_text(x, lang) for x in v]))
+            out.append((name, _list(v, lang)))
         elif name in PLAIN_FIELDS:
             out.append((name, v))
         else:
@@ -139,7 +146,7 @@ def expected_filtered(data, route, param, value, lang):
         assert param == "q"
         return [_record(g, FIELDS["skill"], lang) for g in data["skills"]
                 if needle in fold(_text(g["title"], lang))
-                or any(needle in fold(_text(s, lang)) for s in g["skills"])]
+                or any(needle in fold(s) for s in _list(g["skills"], lang))]
     if route == "/experience":
         assert param == "company"
         return [_record(r, FIELDS["experience"], lang)

@@ -252,6 +252,51 @@ CASES = {
     "language_declared_twice": (_set(["languages"], ["en", "es", "en"]),
                                 False),
     "seventeen_languages": (_plain_texts(TAGS16 + ["ga"]), False),
+    # -- lists of text values given per language (CONTRACT §9)
+    "per_language_list": (_set(["experience", 0, "highlights"],
+                               {"en": ["Led X", "Built Y"],
+                                "es": ["Dirigí X"]}), True),
+    "per_language_list_empty_arrays": (
+        _set(["caseStudies", 0, "resultItems"], {"en": [], "es": []}), True),
+    "per_language_list_languages_in_other_order": (
+        _then(_set(["languages"], ["es", "en"]), ["skills", 0, "skills"],
+              {"es": ["Uno"], "en": ["One", "Two"]}), True),
+    "per_language_list_one_language": (
+        _then(_languages(["en"], lambda t: {"en": t["en"]}),
+              ["experience", 0, "highlights"], {"en": ["a", "b"]}), True),
+    "per_language_list_missing_language": (
+        _set(["experience", 1, "highlights"], {"en": ["a"]}), False,
+        "$.experience[1].highlights:"),
+    "per_language_list_undeclared_language": (
+        _set(["skills", 1, "skills"], {"en": [], "es": [], "fr": []}), False,
+        "$.skills[1].skills:"),
+    "per_language_list_empty_object": (
+        _set(["caseStudies", 1, "resultItems"], {}), False,
+        "$.caseStudies[1].resultItems:"),
+    "per_language_list_empty_object_one_language": (
+        _then(_languages(["en"], lambda t: {"en": t["en"]}),
+              ["caseStudies", 1, "resultItems"], {}), False,
+        "$.caseStudies[1].resultItems:"),
+    "per_language_list_of_texts_not_arrays": (
+        _set(["experience", 0, "highlights"], {"en": "a", "es": "b"}), False,
+        "$.experience[0].highlights.en:", "$.experience[0].highlights.es:"),
+    "per_language_list_translated_item": (
+        _set(["experience", 0, "highlights"],
+             {"en": [{"en": "a", "es": "b"}], "es": []}), False,
+        "$.experience[0].highlights.en[0]:"),
+    "per_language_list_number_item": (
+        _set(["skills", 0, "skills"], {"en": ["a", 1], "es": []}), False,
+        "$.skills[0].skills.en[1]:"),
+    "per_language_list_null_item": (
+        _set(["skills", 0, "skills"], {"en": [], "es": [None]}), False,
+        "$.skills[0].skills.es[0]:"),
+    "per_language_list_null_array": (
+        _set(["caseStudies", 0, "resultItems"], {"en": None, "es": []}),
+        False, "$.caseStudies[0].resultItems.en:"),
+    "per_language_list_key_not_a_tag_one_language": (
+        _then(_languages(["en"], lambda t: {"en": t["en"]}),
+              ["experience", 0, "highlights"], {"en": [], "en-GB": []}),
+        False, "$.experience[0].highlights:"),
 }
 
 
@@ -335,6 +380,12 @@ BEYOND_THE_SCHEMA = {
                                                   "fr": t["es"]}),
               ["profile", "headline"], {"en": "x", "fr": "y", "de": "z"}),
         "as above: the allowed keys depend on the file's `languages`"),
+    "other_languages_per_language_list_missing_language": (
+        _then(_languages(["en", "fr"], lambda t: {"en": t["en"],
+                                                  "fr": t["es"]}),
+              ["experience", 0, "highlights"], {"en": ["x"]}),
+        "which arrays a list given per language needs depends on the "
+        "file's own `languages`; the schema knows only the default en/es"),
     "nul_in_string": (
         _set(["profile", "name"], "Ana\u0000Ruiz"),
         "JSON allows \\u0000 in strings; the loader (jansson) refuses it"),

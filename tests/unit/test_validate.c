@@ -287,7 +287,7 @@ static void every_misuse_of_a_per_language_list_is_listed(void **state)
     assert_int_equal(r.problems->nelts, 12);
 }
 
-static void per_language_list_of_one_bad_language_is_still_judged(void **s)
+static void per_language_list_under_a_bad_declaration_is_still_judged(void **s)
 {
     json_t *d = sample();
     result_t r;
@@ -305,7 +305,7 @@ static void per_language_list_of_one_bad_language_is_still_judged(void **s)
                    "found a number");
 }
 
-static void per_language_list_in_a_one_language_file(void **state)
+static void undeclared_language_of_a_per_language_list_is_named(void **state)
 {
     apr_pool_t *p = POOL(state);
     json_t *d = sample();
@@ -411,8 +411,8 @@ int main(void)
         UNIT_TEST(syntax_error_is_the_only_problem),
         UNIT_TEST(per_language_lists_are_accepted),
         UNIT_TEST(every_misuse_of_a_per_language_list_is_listed),
-        UNIT_TEST(per_language_list_of_one_bad_language_is_still_judged),
-        UNIT_TEST(per_language_list_in_a_one_language_file),
+        UNIT_TEST(per_language_list_under_a_bad_declaration_is_still_judged),
+        UNIT_TEST(undeclared_language_of_a_per_language_list_is_named),
         UNIT_TEST(message_lists_the_first_ten_then_how_many_more),
         UNIT_TEST(ten_problems_need_no_more_line),
         UNIT_TEST(unreadable_file_is_one_problem_without_path),
