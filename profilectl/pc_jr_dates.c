@@ -423,7 +423,12 @@ int pc_jr_read_date(const char **iso_out, const char *text, int end,
 
     *iso_out = "";
     if (!*f) {
-        return 0;
+        /* Blank is no date; what folds to nothing (a lone accent) is
+         * not one. */
+        while (apr_isspace(*text)) {
+            text++;
+        }
+        return *text ? -1 : 0;
     }
     if (is_present(f)) {
         return end ? 0 : -3;
