@@ -124,9 +124,10 @@ static int same_url(const char *x, const char *y)
 }
 
 /* The links of basics.profiles: those of every language, each once
- * (the same url, else the same network), in the order of the first
- * language that has it.  A link is not a translation: one that a
- * language lacks is still the person's. */
+ * (the same URL), in the order of the first language that has it.  A
+ * link is not a translation: one that a language lacks is still the
+ * person's.  A network without a URL is no link (it is counted as not
+ * imported). */
 static void import_links(jr_import_t *im, json_t **basics, json_t *links)
 {
     apr_pool_t *p = im->c.p;
@@ -141,13 +142,14 @@ static void import_links(jr_import_t *im, json_t **basics, json_t *links)
             net = pc_jr_str(pr, "network");
             dup = 0;
             json_array_foreach(seen, j, x) {
-                if (*url ? same_url(url, pc_jr_str(x, "url"))
-                         : !*pc_jr_str(x, "url")
-                           && strcasecmp(net, pc_jr_str(x, "network")) == 0) {
-                    dup = 1;
-                }
+                dup |= same_url(url, pc_jr_str(x, "url"));
             }
-            if (dup || (!*url && !*net)) {
+            if (!*url && *net) {
+                /* A link needs somewhere to go: a network named without
+                 * a URL (or with a relative one) is not imported. */
+                pc_jr_drop(im, "basics.profiles[] (no URL)", 1);
+            }
+            if (dup || !*url) {
                 continue;
             }
             json_array_append(seen, pr);

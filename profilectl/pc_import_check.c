@@ -209,7 +209,7 @@ static int has_content(json_t *v)
 }
 
 /* Counts `n` more of member `what` ("work[].summary") as not imported. */
-static void drop(jr_import_t *im, const char *what, int n)
+void pc_jr_drop(jr_import_t *im, const char *what, int n)
 {
     int *count = apr_hash_get(im->dropped_seen, what, APR_HASH_KEY_STRING);
 
@@ -221,7 +221,7 @@ static void drop(jr_import_t *im, const char *what, int n)
     *count += n;
 }
 
-/* "12 × work[].summary, 3 × awards": what was counted by drop(). */
+/* "12 × work[].summary, 3 × awards": what was counted by pc_jr_drop(). */
 const char *pc_jr_dropped_list(jr_import_t *im)
 {
     const char **items = apr_pcalloc(im->c.p, (im->dropped->nelts + 1)
@@ -313,7 +313,8 @@ static int list_item(jr_import_t *im, int l, json_t *list, size_t i,
     }
     json_object_foreach(item, m, v) {
         if (strcmp(m, text) != 0 && has_content(v)) {
-            drop(im, apr_pstrcat(im->c.p, path, ".", k, "[].", m, NULL), 1);
+            pc_jr_drop(im, apr_pstrcat(im->c.p, path, ".", k, "[].", m,
+                                       NULL), 1);
         }
     }
     json_array_set(list, i, json_object_get(item, text));
@@ -346,7 +347,7 @@ static void check_url(jr_import_t *im, json_t *e, const char *path)
             apr_pstrcat(im->c.p, "https://", u, NULL)));
         return;
     }
-    drop(im, apr_pstrcat(im->c.p, path, ".url (relative)", NULL), 1);
+    pc_jr_drop(im, apr_pstrcat(im->c.p, path, ".url (relative)", NULL), 1);
     json_object_del(e, "url");
 }
 
@@ -388,7 +389,7 @@ static int check_entry(jr_import_t *im, int l, json_t *e,
                 bad = 1;
             }
             else if (has_content(v)) {
-                drop(im, apr_pstrcat(p, path, ".", k, NULL), 1);
+                pc_jr_drop(im, apr_pstrcat(p, path, ".", k, NULL), 1);
             }
             continue;
         }
@@ -420,7 +421,7 @@ static int check_entry(jr_import_t *im, int l, json_t *e,
             bad = 1;
         }
         else if (!key->mapped && !key->alias_of && has_content(v)) {
-            drop(im, apr_pstrcat(p, path, ".", k, NULL), 1);
+            pc_jr_drop(im, apr_pstrcat(p, path, ".", k, NULL), 1);
         }
     }
     for (i = 0; i < (size_t)dates->nelts; i++) {
@@ -442,7 +443,7 @@ static int check_entry(jr_import_t *im, int l, json_t *e,
         nv = json_object_get(e, key->alias_of);
         if (has_content(v) && (!find_key(keys, key->alias_of)->mapped
                                || (has_content(nv) && !json_equal(nv, v)))) {
-            drop(im, apr_pstrcat(p, path, ".", key->key, NULL), 1);
+            pc_jr_drop(im, apr_pstrcat(p, path, ".", key->key, NULL), 1);
         }
         if (!has_content(nv)) {
             json_object_set(e, key->alias_of, v);
@@ -505,7 +506,8 @@ int pc_jr_check_doc(jr_import_t *im, int l)
         }
         if (in_list(dropped_top, k)) {
             if (has_content(v)) {
-                drop(im, k, json_is_array(v) ? (int)json_array_size(v) : 1);
+                pc_jr_drop(im, k, json_is_array(v)
+                                  ? (int)json_array_size(v) : 1);
             }
             continue;
         }
@@ -513,7 +515,8 @@ int pc_jr_check_doc(jr_import_t *im, int l)
         if (k[0] == '_') {
             /* "_education": commented out by its author. */
             if (has_content(v)) {
-                drop(im, k, json_is_array(v) ? (int)json_array_size(v) : 1);
+                pc_jr_drop(im, k, json_is_array(v)
+                                  ? (int)json_array_size(v) : 1);
             }
             continue;
         }
@@ -536,7 +539,8 @@ int pc_jr_check_doc(jr_import_t *im, int l)
             bad = 1;
         }
         else if (has_content(v)) {
-            drop(im, k, json_is_array(v) ? (int)json_array_size(v) : 1);
+            pc_jr_drop(im, k, json_is_array(v)
+                                  ? (int)json_array_size(v) : 1);
         }
     }
     basics = json_object_get(doc, "basics");

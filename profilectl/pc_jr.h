@@ -112,6 +112,8 @@ extern const jr_array_t pc_jr_profiles_array, pc_jr_work_array,
     pc_jr_education_array, pc_jr_skills_array, pc_jr_projects_array;
 int pc_jr_check_doc(jr_import_t *im, int l);
 const char *pc_jr_dropped_list(jr_import_t *im);
+/* Counts n more of member `what` as not imported. */
+void pc_jr_drop(jr_import_t *im, const char *what, int n);
 
 /* pc_import_align.c */
 const char *pc_jr_entry_label(json_t *e, const jr_array_t *a,

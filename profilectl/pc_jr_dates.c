@@ -80,7 +80,8 @@ static const char *const present_words[] = {
 const char *const pc_jr_date_forms =
     "YYYY-MM-DD, YYYY-MM, YYYY (also unpadded: 2023-9-28, 2023-9), "
     "MM/YYYY, YYYY/MM, DD.MM.YYYY, and DD/MM/YYYY, MM/DD/YYYY, "
-    "YYYY/MM/DD or YYYY/DD/MM when the day is over 12, a month name and a year in English, "
+    "YYYY/MM/DD or YYYY/DD/MM when the day is over 12, a month name "
+    "and a year in English, "
     "Spanish, Portuguese, French or German (April 2017, abr. 2017, "
     "M\xc3\xa4rz 2019, 1 f\xc3\xa9vr. 2018, March 3, 2020); for an end "
     "only, a word for now (Present, Current, actualidad, Atual, "

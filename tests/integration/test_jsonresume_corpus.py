@@ -131,6 +131,11 @@ def _entry(counts, path, e):
         if p == "basics.profiles":
             for pr in v or []:
                 _entry(counts, "basics.profiles[]", pr)
+                url = pr.get("url")
+                if _content(pr.get("network")) and (not _content(url)
+                                                   or _relative(url)):
+                    # A network without a URL is not a link.
+                    counts["basics.profiles[] (no URL)"] += 1
             continue
         if p in LIST_TEXT:
             for item in v or []:
