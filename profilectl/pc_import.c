@@ -311,7 +311,7 @@ static int import_langs(jr_import_t *im, const char *order)
 }
 
 #define IMPORT_USAGE "usage: %s import-jsonresume [--lang-order L1,L2,...] " \
-    "[-o OUT] RESUME.json..."
+    "[--strict] [-o OUT] RESUME.json..."
 
 /* Reads document l: a UTF-8 byte order mark is skipped. */
 static int load_doc(jr_import_t *im, int l)
