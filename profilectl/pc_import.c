@@ -321,18 +321,23 @@ static int load_doc(jr_import_t *im, int l)
     apr_finfo_t fi;
     apr_size_t n;
     json_error_t jerr;
-    char *buf;
+    char *buf, err[120];
     const char *text;
+    apr_status_t rv;
 
-    if (apr_file_open(&f, im->files[l], APR_FOPEN_READ, 0, p) != APR_SUCCESS
-        || apr_file_info_get(&fi, APR_FINFO_SIZE, f) != APR_SUCCESS) {
-        return pc_jr_fail(&im->c, "%s: cannot read it", im->files[l]);
+    if ((rv = apr_file_open(&f, im->files[l], APR_FOPEN_READ, 0, p))
+        != APR_SUCCESS
+        || (rv = apr_file_info_get(&fi, APR_FINFO_SIZE, f)) != APR_SUCCESS) {
+        return pc_jr_fail(&im->c, "%s: cannot read it: %s", im->files[l],
+                          apr_strerror(rv, err, sizeof(err)));
     }
     n = (apr_size_t)fi.size;
     buf = apr_palloc(p, n + 1);
-    if (apr_file_read_full(f, buf, n, &n) != APR_SUCCESS && n != 0) {
+    if ((rv = apr_file_read_full(f, buf, n, &n)) != APR_SUCCESS
+        && !APR_STATUS_IS_EOF(rv)) {
         apr_file_close(f);
-        return pc_jr_fail(&im->c, "%s: cannot read it", im->files[l]);
+        return pc_jr_fail(&im->c, "%s: cannot read it: %s", im->files[l],
+                          apr_strerror(rv, err, sizeof(err)));
     }
     apr_file_close(f);
     text = buf;
