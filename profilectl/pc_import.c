@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <apr_file_info.h>
+#include <apr_file_io.h>
 #include <apr_getopt.h>
 #include <apr_hash.h>
 #include <apr_lib.h>
@@ -42,23 +44,24 @@ static int import_profile(jr_import_t *im, json_t **basics, json_t *out)
     json_t *profile = json_object();
 
     json_object_set_new(out, "profile", profile);
-    return put(profile, "name", pc_jr_text(im, basics, "name", "basics"))
-           || put(profile, "headline",
-                  pc_jr_text(im, basics, "label", "basics"))
-           || put(profile, "summary",
-                  pc_jr_text(im, basics, "summary", "basics"));
+    return put(profile, "name", pc_jr_text(im, basics, "name", "$.basics"))
+           | put(profile, "headline",
+                 pc_jr_text(im, basics, "label", "$.basics"))
+           | put(profile, "summary",
+                 pc_jr_text(im, basics, "summary", "$.basics"));
 }
 
-static int fill_link(jr_import_t *im, json_t **entries, const char *w,
-                     json_t *e)
+/* Sets obj[key] to the language-neutral string `key2` of entries, or
+ * fails (its message is set). */
+static int put_neutral(jr_import_t *im, json_t *obj, const char *key,
+                       json_t **entries, const char *key2, const char *w)
 {
-    const char *network = pc_jr_str(entries[0], "network");
+    const char *v = pc_jr_neutral(im, entries, key2, w);
 
-    (void)w;
-    json_object_set_new(e, "kind",
-                        json_string(pc_jr_kind_of(network, im->c.p)));
-    json_object_set_new(e, "text", json_string(network));
-    json_object_set_new(e, "url", json_string(pc_jr_str(entries[0], "url")));
+    if (v == NULL) {
+        return -1;
+    }
+    json_object_set_new(obj, key, json_string(v));
     return 0;
 }
 
@@ -66,56 +69,99 @@ static int fill_skill(jr_import_t *im, json_t **entries, const char *w,
                       json_t *e)
 {
     return put(e, "title", pc_jr_text(im, entries, "name", w))
-           || put(e, "summary", pc_jr_text(im, entries, "level", w))
-           || put(e, "skills", pc_jr_text_list(im, entries, "keywords", w))
-           ? -1 : 0;
+           | put(e, "summary", pc_jr_text(im, entries, "level", w))
+           | put(e, "skills", pc_jr_text_list(im, entries, "keywords", w));
 }
 
+/* Every put() runs, so that every problem of an entry is named. */
 static int fill_work(jr_import_t *im, json_t **entries, const char *w,
                      json_t *e)
 {
-    if (put(e, "role", pc_jr_text(im, entries, "position", w))
-        || put(e, "company", pc_jr_text(im, entries, "name", w))) {
-        return -1;
-    }
-    json_object_set_new(e, "companyUrl",
-                        json_string(pc_jr_str(entries[0], "url")));
-    return put(e, "context", pc_jr_text2(im, entries, "description",
-                                         "location", w))
-           || put(e, "period", pc_jr_period(im, entries, NULL, w))
-           || put(e, "highlights",
-                  pc_jr_text_list(im, entries, "highlights", w))
-           ? -1 : 0;
+    return put(e, "role", pc_jr_text(im, entries, "position", w))
+           | put(e, "company", pc_jr_text(im, entries, "name", w))
+           | put_neutral(im, e, "companyUrl", entries, "url", w)
+           | put(e, "context", pc_jr_text2(im, entries, "description",
+                                           "location", w))
+           | put(e, "period", pc_jr_period(im, entries, NULL, w))
+           | put(e, "highlights",
+                 pc_jr_text_list(im, entries, "highlights", w));
 }
 
 static int fill_education(jr_import_t *im, json_t **entries, const char *w,
                           json_t *e)
 {
-    if (put(e, "degree", pc_jr_text(im, entries, "area", w))
-        || put(e, "credential", pc_jr_period(im, entries, "studyType", w))
-        || put(e, "institution", pc_jr_text(im, entries, "institution", w))) {
-        return -1;
-    }
-    json_object_set_new(e, "institutionUrl",
-                        json_string(pc_jr_str(entries[0], "url")));
-    return 0;
+    return put(e, "degree", pc_jr_text(im, entries, "area", w))
+           | put(e, "credential", pc_jr_period(im, entries, "studyType", w))
+           | put(e, "institution", pc_jr_text(im, entries, "institution", w))
+           | put_neutral(im, e, "institutionUrl", entries, "url", w);
 }
 
 static int fill_project(jr_import_t *im, json_t **entries, const char *w,
                         json_t *e)
 {
-    if (put(e, "title", pc_jr_text(im, entries, "name", w))
-        || put(e, "mobileTitle", pc_jr_text(im, entries, "name", w))
-        || put(e, "summary", pc_jr_text(im, entries, "description", w))
-        || put(e, "organization", pc_jr_text(im, entries, "entity", w))
-        || put(e, "context", pc_jr_period(im, entries, NULL, w))) {
-        return -1;
-    }
+    int rv = put(e, "title", pc_jr_text(im, entries, "name", w))
+             | put(e, "mobileTitle", pc_jr_text(im, entries, "name", w))
+             | put(e, "summary", pc_jr_text(im, entries, "description", w))
+             | put(e, "organization", pc_jr_text(im, entries, "entity", w))
+             | put(e, "context", pc_jr_period(im, entries, NULL, w));
+
     json_object_set_new(e, "problem", json_string(""));
     json_object_set_new(e, "intervention", json_string(""));
     json_object_set_new(e, "result", json_string(""));
-    return put(e, "resultItems",
-               pc_jr_text_list(im, entries, "highlights", w));
+    return rv | put(e, "resultItems",
+                    pc_jr_text_list(im, entries, "highlights", w));
+}
+
+/* The same URL in two spellings: case of the scheme and host, a final
+ * slash. */
+static int same_url(const char *x, const char *y)
+{
+    size_t nx = strlen(x), ny = strlen(y);
+
+    nx -= nx && x[nx - 1] == '/';
+    ny -= ny && y[ny - 1] == '/';
+    return nx == ny && strncasecmp(x, y, nx) == 0;
+}
+
+/* The links of basics.profiles: those of every language, each once
+ * (the same URL), in the order of the first language that has it.  A
+ * link is not a translation: one that a language lacks is still the
+ * person's.  A network without a URL is no link (it is counted as not
+ * imported). */
+static void import_links(jr_import_t *im, json_t **basics, json_t *links)
+{
+    apr_pool_t *p = im->c.p;
+    json_t *seen = json_array(), *pr, *x, *e;
+    size_t i, j;
+    int l, dup;
+    const char *url, *net;
+
+    for (l = 0; l < im->n; l++) {
+        json_array_foreach(json_object_get(basics[l], "profiles"), i, pr) {
+            url = pc_jr_str(pr, "url");
+            net = pc_jr_str(pr, "network");
+            dup = 0;
+            json_array_foreach(seen, j, x) {
+                dup |= same_url(url, pc_jr_str(x, "url"));
+            }
+            if (!*url && *net) {
+                /* A link needs somewhere to go: a network named without
+                 * a URL (or with a relative one) is not imported. */
+                pc_jr_drop(im, "basics.profiles[] (no URL)", 1);
+            }
+            if (dup || !*url) {
+                continue;
+            }
+            json_array_append(seen, pr);
+            e = json_object();
+            json_array_append_new(links, e);
+            json_object_set_new(e, "kind",
+                                json_string(pc_jr_kind_of(net, p)));
+            json_object_set_new(e, "text", json_string(net));
+            json_object_set_new(e, "url", json_string(url));
+        }
+    }
+    json_decref(seen);
 }
 
 static int import_contact(jr_import_t *im, json_t **basics, json_t *out)
@@ -123,29 +169,16 @@ static int import_contact(jr_import_t *im, json_t **basics, json_t *out)
     apr_pool_t *p = im->c.p;
     json_t *contact = json_object(), *contacts = json_array();
     json_t *links = json_array(), *e;
-    const char *email = pc_jr_str(basics[0], "email");
-    const char *phone = pc_jr_str(basics[0], "phone");
-    const char *url = pc_jr_str(basics[0], "url"), *tel, *s;
-    const char *neutral[] = {"email", "phone", "url", NULL};
+    const char *email = pc_jr_neutral(im, basics, "email", "$.basics");
+    const char *phone = pc_jr_neutral(im, basics, "phone", "$.basics");
+    const char *url = pc_jr_neutral(im, basics, "url", "$.basics"), *tel, *s;
     size_t n;
-    int l, k;
 
     json_object_set_new(out, "contact", contact);
     json_object_set_new(contact, "contacts", contacts);
     json_object_set_new(contact, "links", links);
-    for (l = 1; l < im->n; l++) {
-        for (k = 0; neutral[k]; k++) {
-            if (strcmp(pc_jr_str(basics[0], neutral[k]),
-                       pc_jr_str(basics[l], neutral[k])) != 0) {
-                return pc_jr_fail(&im->c, "basics.%s differs: \"%s\" in "
-                                  "%s, \"%s\" in %s (it must be the same "
-                                  "in every language)", neutral[k],
-                                  pc_jr_str(basics[0], neutral[k]),
-                                  im->langs[0],
-                                  pc_jr_str(basics[l], neutral[k]),
-                                  im->langs[l]);
-            }
-        }
+    if (email == NULL || phone == NULL || url == NULL) {
+        return -1;
     }
     if (*email) {
         e = json_object();
@@ -194,8 +227,8 @@ static int import_contact(jr_import_t *im, json_t **basics, json_t *out)
                                                        ? n - 1 : n));
         json_object_set_new(e, "url", json_string(url));
     }
-    return pc_jr_import_array(im, basics, &pc_jr_profiles_array, contact,
-                              "links", NULL, fill_link);
+    import_links(im, basics, links);
+    return 0;
 }
 
 /* The languages of the documents: --lang-order's list, else each file's
@@ -278,21 +311,61 @@ static int import_langs(jr_import_t *im, const char *order)
 }
 
 #define IMPORT_USAGE "usage: %s import-jsonresume [--lang-order L1,L2,...] " \
-    "[-o OUT] RESUME.json..."
+    "[--strict] [-o OUT] RESUME.json..."
 
-/* Returns the exit status; the problem is im->c.err (not printed). */
+/* Reads document l: a UTF-8 byte order mark is skipped. */
+static int load_doc(jr_import_t *im, int l)
+{
+    apr_pool_t *p = im->c.p;
+    apr_file_t *f;
+    apr_finfo_t fi;
+    apr_size_t n;
+    json_error_t jerr;
+    char *buf, err[120];
+    const char *text;
+    apr_status_t rv;
+
+    if ((rv = apr_file_open(&f, im->files[l], APR_FOPEN_READ, 0, p))
+        != APR_SUCCESS
+        || (rv = apr_file_info_get(&fi, APR_FINFO_SIZE, f)) != APR_SUCCESS) {
+        return pc_jr_fail(&im->c, "%s: cannot read it: %s", im->files[l],
+                          apr_strerror(rv, err, sizeof(err)));
+    }
+    n = (apr_size_t)fi.size;
+    buf = apr_palloc(p, n + 1);
+    if ((rv = apr_file_read_full(f, buf, n, &n)) != APR_SUCCESS
+        && !APR_STATUS_IS_EOF(rv)) {
+        apr_file_close(f);
+        return pc_jr_fail(&im->c, "%s: cannot read it: %s", im->files[l],
+                          apr_strerror(rv, err, sizeof(err)));
+    }
+    apr_file_close(f);
+    text = buf;
+    if (n >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) {
+        text += 3;
+        n -= 3;
+    }
+    im->docs[l] = json_loadb(text, n, JSON_REJECT_DUPLICATES, &jerr);
+    if (im->docs[l] == NULL) {
+        return pc_jr_fail(&im->c, "%s:%d:%d: invalid JSON: %s", im->files[l],
+                          jerr.line, jerr.column, jerr.text);
+    }
+    return 0;
+}
+
+/* Returns the exit status; the problems are im->c.problems (or, before
+ * the files are read, im->c.err), not printed. */
 static int import_run(jr_import_t *im, const char *order, const char *out)
 {
     apr_pool_t *p = im->c.p;
     json_t *doc = NULL, *basics[JR_MAX_LANGS];
     json_t *langs;
-    json_error_t jerr;
     profile_load_opts_t opts = {.render = 0};
     profile_store_t *store;
-    const char *msg, *list;
+    const char *msg;
     const char *inputs[JR_MAX_LANGS + 1];
     char *buf = NULL;
-    int l, rv = PC_EXIT_PROBLEMS;
+    int l, rv = PC_EXIT_PROBLEMS, bad = 0, unreadable = 0;
 
     for (l = 0; l < im->n; l++) {
         inputs[l] = im->files[l];
@@ -301,24 +374,22 @@ static int import_run(jr_import_t *im, const char *order, const char *out)
     if (import_langs(im, order) < 0) {
         return PC_EXIT_USAGE;
     }
+    /* From here on, every problem of every file. */
+    im->c.problems = apr_array_make(p, 8, sizeof(const char *));
     for (l = 0; l < im->n; l++) {
-        im->docs[l] = json_load_file(im->files[l], JSON_REJECT_DUPLICATES,
-                                     &jerr);
-        if (im->docs[l] == NULL) {
-            /* jansson's line is -1 when the file cannot be read. */
-            if (jerr.line < 1) {
-                pc_jr_fail(&im->c, "%s", jerr.text);
-            }
-            else {
-                pc_jr_fail(&im->c, "%s:%d:%d: %s", im->files[l], jerr.line,
-                           jerr.column, jerr.text);
-            }
-            return PC_EXIT_USAGE;
+        if (load_doc(im, l) < 0) {
+            unreadable = 1;
         }
-        if (pc_jr_check_doc(im, l) < 0) {
-            return PC_EXIT_PROBLEMS;
+        else if (pc_jr_check_doc(im, l) < 0) {
+            bad = 1;
         }
         basics[l] = json_object_get(im->docs[l], "basics");
+    }
+    if (unreadable) {
+        return PC_EXIT_USAGE;
+    }
+    if (bad) {
+        return PC_EXIT_PROBLEMS;
     }
     doc = json_object();
     langs = json_array();
@@ -326,18 +397,18 @@ static int import_run(jr_import_t *im, const char *order, const char *out)
         json_array_append_new(langs, json_string(im->langs[l]));
     }
     json_object_set_new(doc, "languages", langs);
-    if (import_profile(im, basics, doc) < 0) {
-        goto leave;
-    }
-    if (pc_jr_import_array(im, im->docs, &pc_jr_skills_array, doc, "skills",
-                           NULL, fill_skill) < 0
-        || pc_jr_import_array(im, im->docs, &pc_jr_work_array, doc,
-                              "experience", "work", fill_work) < 0
-        || pc_jr_import_array(im, im->docs, &pc_jr_education_array, doc,
-                              "education", NULL, fill_education) < 0
-        || import_contact(im, basics, doc) < 0
-        || pc_jr_import_array(im, im->docs, &pc_jr_projects_array, doc,
-                              "caseStudies", "project", fill_project) < 0) {
+    /* Every section, so that every problem is named. */
+    bad = import_profile(im, basics, doc) < 0;
+    bad |= pc_jr_import_array(im, im->docs, &pc_jr_skills_array, doc,
+                              "skills", NULL, fill_skill) < 0;
+    bad |= pc_jr_import_array(im, im->docs, &pc_jr_work_array, doc,
+                              "experience", "work", fill_work) < 0;
+    bad |= pc_jr_import_array(im, im->docs, &pc_jr_education_array, doc,
+                              "education", NULL, fill_education) < 0;
+    bad |= import_contact(im, basics, doc) < 0;
+    bad |= pc_jr_import_array(im, im->docs, &pc_jr_projects_array, doc,
+                              "caseStudies", "project", fill_project) < 0;
+    if (bad) {
         goto leave;
     }
     json_object_set_new(doc, "metrics", json_array());
@@ -351,18 +422,21 @@ static int import_run(jr_import_t *im, const char *order, const char *out)
     if (profile_store_parse_opts(&store, &msg, buf, strlen(buf),
                                  out ? out : "(output)", 0, &opts, p)
         != APR_SUCCESS) {
-        pc_jr_fail(&im->c, "the result is not a valid data file (a bug in "
-                   "profilectl): %s", msg);
+        pc_jr_fail(&im->c, "profilectl %s: the result is not a valid data "
+                   "file (a bug in profilectl): %s", im->c.cmd, msg);
+        goto leave;
+    }
+    if (im->dropped->nelts && im->strict) {
+        pc_jr_fail(&im->c, "profilectl %s: --strict: not imported: %s",
+                   im->c.cmd, pc_jr_dropped_list(im));
         goto leave;
     }
     if ((rv = pc_jr_write_json(&im->c, doc, out, inputs)) != PC_EXIT_OK) {
         goto leave;
     }
     if (im->dropped->nelts) {
-        list = pc_jr_join(im->dropped->nelts,
-                          (const char **)im->dropped->elts, ", ", p);
-        pc_jr_note(&im->c, apr_psprintf(p, "not imported (the data file has "
-                                        "no place for them): %s", list));
+        pc_jr_note(&im->c, apr_psprintf(p, "not imported: %s",
+                                        pc_jr_dropped_list(im)));
     }
 leave:
     free(buf);
@@ -409,7 +483,18 @@ int pc_cmd_import_jsonresume(int argc, char **argv)
     im.dropped = apr_array_make(im.c.p, 8, sizeof(const char *));
     im.dropped_seen = apr_hash_make(im.c.p);
     status = import_run(&im, order, out);
-    if (status != PC_EXIT_OK && im.c.err != NULL) {
+    if (status != PC_EXIT_OK && im.c.problems && im.c.problems->nelts) {
+        /* One line per problem, as a compiler (and profilectl check)
+         * says it: "FILE: $.path: message"; then how many. */
+        for (i = 0; i < im.c.problems->nelts; i++) {
+            fprintf(stderr, "%s\n",
+                    APR_ARRAY_IDX(im.c.problems, i, const char *));
+        }
+        fprintf(stderr, "profilectl %s: %d problem%s; nothing written\n",
+                im.c.cmd, im.c.problems->nelts,
+                im.c.problems->nelts == 1 ? "" : "s");
+    }
+    else if (status != PC_EXIT_OK && im.c.err != NULL) {
         pc_fail(im.c.cmd, "%s", im.c.err);
     }
     for (i = 0; i < im.n; i++) {

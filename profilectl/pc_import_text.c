@@ -2,7 +2,9 @@
 /*
  * pc_import_text.c -- the text values of import-jsonresume: one string
  * per language merged into a plain string or {"en": ..., "es": ...},
- * with a missing translation an error.
+ * with a missing translation an error; lists of text values, given per
+ * language where the languages' lists differ in length; and the
+ * language-neutral strings (URLs), the same in every language.
  */
 #include <string.h>
 
@@ -24,8 +26,10 @@ static json_t *merge(jr_import_t *im, const char **vals, const char *where)
         if (!*vals[l] != !*vals[0]) {
             int has = *vals[0] ? 0 : l;
 
-            pc_jr_fail(&im->c, "%s: in %s but not in %s", where,
-                       im->langs[has], im->langs[has ? 0 : l]);
+            pc_jr_fail(&im->c, "%s: %s: missing translation: in %s but not "
+                       "in %s (%s has it)%s", im->files[has ? 0 : l], where,
+                       im->langs[has], im->langs[has ? 0 : l],
+                       im->files[has], im->label ? im->label : "");
             return NULL;
         }
     }
@@ -84,39 +88,77 @@ json_t *pc_jr_text2(jr_import_t *im, json_t **entries, const char *k1,
                                         k2));
 }
 
-/* An array of text values from the string arrays `key` of entries. */
+/* A list of text values from the string arrays `key` of entries: an
+ * array of text values when every language has as many items, each
+ * there in every language or in none; else one array per language
+ * (CONTRACT §9). */
 json_t *pc_jr_text_list(jr_import_t *im, json_t **entries,
                         const char *key, const char *where)
 {
     const char *vals[JR_MAX_LANGS];
-    json_t *out = json_array(), *v;
+    json_t *out, *v, *arr;
     size_t i, n = json_array_size(json_object_get(entries[0], key));
-    int l;
+    int l, pairs = 1;
 
+    (void)where;
     for (l = 1; l < im->n; l++) {
-        size_t nl = json_array_size(json_object_get(entries[l], key));
-
-        if (nl != n) {
-            json_decref(out);
-            pc_jr_fail(&im->c, "%s.%s: " SZ " items in %s, " SZ " in %s",
-                       where, key, n, im->langs[0], nl, im->langs[l]);
-            return NULL;
+        pairs = pairs
+                && json_array_size(json_object_get(entries[l], key)) == n;
+    }
+    for (i = 0; pairs && i < n; i++) {
+        for (l = 1; l < im->n; l++) {
+            pairs = pairs
+                    && !*json_string_value(json_array_get(
+                           json_object_get(entries[l], key), i))
+                       == !*json_string_value(json_array_get(
+                           json_object_get(entries[0], key), i));
         }
     }
+    if (!pairs) {
+        out = json_object();
+        for (l = 0; l < im->n; l++) {
+            arr = json_object_get(entries[l], key);
+            json_object_set_new(out, im->langs[l],
+                                arr ? json_deep_copy(arr) : json_array());
+        }
+        return out;
+    }
+    out = json_array();
     for (i = 0; i < n; i++) {
         for (l = 0; l < im->n; l++) {
             vals[l] = json_string_value(
                 json_array_get(json_object_get(entries[l], key), i));
         }
-        v = merge(im, vals, apr_psprintf(im->c.p, "%s.%s[" SZ "]", where,
-                                         key, i));
-        if (v == NULL) {
-            json_decref(out);
-            return NULL;
-        }
+        v = merge(im, vals, "");
         json_array_append_new(out, v);
     }
     return out;
+}
+
+/* A language-neutral string (a URL): member `key` of the entry of any
+ * language that has it; an error when two languages give different
+ * ones. */
+const char *pc_jr_neutral(jr_import_t *im, json_t **entries,
+                          const char *key, const char *where)
+{
+    const char *v = "", *s;
+    int l, from = 0;
+
+    for (l = 0; l < im->n; l++) {
+        s = pc_jr_str(entries[l], key);
+        if (!*v) {
+            v = s;
+            from = l;
+        }
+        else if (*s && strcmp(s, v) != 0) {
+            pc_jr_fail(&im->c, "%s: %s.%s: \"%s\" here, \"%s\" in %s: it "
+                       "must be the same in every language%s", im->files[l],
+                       where, key, s, v, im->files[from],
+                       im->label ? im->label : "");
+            return NULL;
+        }
+    }
+    return v;
 }
 
 /* The period of entries' (language-neutral) dates in every language,

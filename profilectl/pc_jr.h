@@ -32,10 +32,12 @@
 typedef struct {
     apr_pool_t *p;
     const char *cmd;            /* "import-jsonresume" */
-    const char *err;            /* the first problem */
+    const char *err;            /* the last problem */
+    apr_array_header_t *problems; /* when set: every problem, in order */
 } jr_ctx_t;
 
-/* Sets c->err (the first problem) from fmt; returns -1. */
+/* Sets c->err from fmt, and adds it to c->problems when set; returns
+ * -1. */
 int pc_jr_fail(jr_ctx_t *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void pc_jr_note(jr_ctx_t *c, const char *msg);
@@ -51,6 +53,14 @@ const char *pc_jr_join(int n, const char **items, const char *sep,
 /* ------------------------------------------------------------ dates */
 
 int pc_jr_is_date(const char *s);
+/* Reads a date as people write it (pc_jr_date_forms) into *iso: YYYY,
+ * YYYY-MM or YYYY-MM-DD, or "" for none (an empty text, or with `end` a
+ * word for now).  Returns 0, -1 when it is not a date, -2 when day and
+ * month cannot be told apart (03/04/2020), -3 for a word for now that
+ * is not an end, -4 for a day its month does not have (2022-02-30). */
+int pc_jr_read_date(const char **iso, const char *text, int end,
+                    apr_pool_t *p);
+extern const char *const pc_jr_date_forms;
 const char *pc_jr_format_period(const char *start, const char *end,
                                 const char *lang, apr_pool_t *p);
 int pc_jr_parse_period(const char **start, const char **end,
@@ -61,32 +71,34 @@ int pc_jr_parse_period(const char **start, const char **end,
 /* What the import reads of an entry, and how it checks it. */
 typedef struct {
     const char *key;
-    char type;                  /* 's' string, 'd' date, 'l' strings */
-    int mapped;                 /* 0: checked, then dropped */
+    char type;                  /* 's' string, 'd' date, 'l' strings,
+                                 * '*' anything */
+    int mapped;                 /* 0: not imported (counted) */
+    const char *alias_of;       /* an older name of this member */
 } jr_key_t;
 
-/* An array of entries: how entries are told apart across languages
- * (`ident`: an entry of one language is the entry of another with the
- * same values) and which of their values must be the same in every
- * language (`neutral`). */
+/* An array of entries.  The entries of the languages pair by position;
+ * with `by_dates`, their dates must agree too. */
 typedef struct {
     const char *path;           /* "work", "basics.profiles" */
     const char *key;            /* its member: "work", "profiles" */
     const jr_key_t *keys;
     const char *name;           /* the key that names an entry */
-    const char *ident[4];
-    const char *neutral[5];
+    int by_dates;
 } jr_array_t;
 
 typedef struct {
     jr_ctx_t c;
     int n;                      /* languages, one document each */
-    int strict;                 /* --strict */
+    int strict;                 /* --strict: what is not imported is a
+                                 * problem */
     const char *langs[JR_MAX_LANGS];
     const char *files[JR_MAX_LANGS];
     json_t *docs[JR_MAX_LANGS];
     apr_array_header_t *dropped; /* "work[].summary", in order seen */
-    apr_hash_t *dropped_seen;
+    apr_hash_t *dropped_seen;   /* member -> int *: how many */
+    const char *label;          /* " (Acme, 2019-04 – present)": the
+                                 * entry being imported, for messages */
 } jr_import_t;
 
 /* pc_import_names.c */
@@ -99,8 +111,13 @@ const char *pc_jr_kind_of(const char *network, apr_pool_t *p);
 extern const jr_array_t pc_jr_profiles_array, pc_jr_work_array,
     pc_jr_education_array, pc_jr_skills_array, pc_jr_projects_array;
 int pc_jr_check_doc(jr_import_t *im, int l);
+const char *pc_jr_dropped_list(jr_import_t *im);
+/* Counts n more of member `what` as not imported. */
+void pc_jr_drop(jr_import_t *im, const char *what, int n);
 
 /* pc_import_align.c */
+const char *pc_jr_entry_label(json_t *e, const jr_array_t *a,
+                              apr_pool_t *p);
 /* Fills entry e of the data file from entries (one per language); `w`
  * names them in messages. */
 typedef int (*jr_fill_fn)(jr_import_t *im, json_t **entries,
@@ -120,5 +137,7 @@ json_t *pc_jr_text_list(jr_import_t *im, json_t **entries,
 json_t *pc_jr_period(jr_import_t *im, json_t **entries, const char *before,
                      const char *where);
 json_t *pc_jr_words(jr_import_t *im, const char *dflt, const char *es);
+const char *pc_jr_neutral(jr_import_t *im, json_t **entries,
+                          const char *key, const char *where);
 
 #endif

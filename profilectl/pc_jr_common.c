@@ -24,6 +24,9 @@ int pc_jr_fail(jr_ctx_t *c, const char *fmt, ...)
     va_start(ap, fmt);
     c->err = apr_pvsprintf(c->p, fmt, ap);
     va_end(ap);
+    if (c->problems != NULL) {
+        APR_ARRAY_PUSH(c->problems, const char *) = c->err;
+    }
     return -1;
 }
 

@@ -10,6 +10,7 @@
 
 #include <apr_lib.h>
 #include <apr_strings.h>
+#include <utf8proc.h>
 
 #include "pc_jr.h"
 
@@ -30,31 +31,73 @@ static const jr_locale_t locales[] = {
             "sept.", "oct.", "nov.", "dic."}, "actualidad"},
 };
 
-/* Month names read back from a period, in any of the languages above
- * (full and abbreviated; case and a final dot ignored). */
+/* Month names, folded (lowercase, accents removed; a final dot is
+ * dropped before the look-up), in English, Spanish, Portuguese, French
+ * and German, full and abbreviated.  No name means two months. */
 static const struct {
     const char *name;
     int month;
 } month_names[] = {
-    {"jan", 1}, {"january", 1}, {"ene", 1}, {"enero", 1},
-    {"feb", 2}, {"february", 2}, {"febrero", 2},
-    {"mar", 3}, {"march", 3}, {"marzo", 3},
-    {"apr", 4}, {"april", 4}, {"abr", 4}, {"abril", 4},
-    {"may", 5}, {"mayo", 5},
-    {"jun", 6}, {"june", 6}, {"junio", 6},
-    {"jul", 7}, {"july", 7}, {"julio", 7},
-    {"aug", 8}, {"august", 8}, {"ago", 8}, {"agosto", 8},
+    {"jan", 1}, {"january", 1}, {"ene", 1}, {"enero", 1}, {"janeiro", 1},
+    {"janv", 1}, {"janvier", 1}, {"januar", 1}, {"janner", 1},
+    {"feb", 2}, {"february", 2}, {"febrero", 2}, {"fev", 2},
+    {"fevereiro", 2}, {"fevr", 2}, {"fevrier", 2}, {"februar", 2},
+    {"febr", 2},
+    {"mar", 3}, {"march", 3}, {"marzo", 3}, {"marco", 3}, {"mars", 3},
+    {"marz", 3}, {"mrz", 3},
+    {"apr", 4}, {"april", 4}, {"abr", 4}, {"abril", 4}, {"avr", 4},
+    {"avril", 4},
+    {"may", 5}, {"mayo", 5}, {"mai", 5}, {"maio", 5},
+    {"jun", 6}, {"june", 6}, {"junio", 6}, {"junho", 6}, {"juin", 6},
+    {"juni", 6},
+    {"jul", 7}, {"july", 7}, {"julio", 7}, {"julho", 7}, {"juil", 7},
+    {"juill", 7}, {"juillet", 7}, {"juli", 7},
+    {"aug", 8}, {"august", 8}, {"ago", 8}, {"agosto", 8}, {"aout", 8},
     {"sep", 9}, {"sept", 9}, {"september", 9}, {"set", 9},
-    {"septiembre", 9}, {"setiembre", 9},
-    {"oct", 10}, {"october", 10}, {"octubre", 10},
-    {"nov", 11}, {"november", 11}, {"noviembre", 11},
+    {"septiembre", 9}, {"setiembre", 9}, {"setembro", 9},
+    {"septembre", 9},
+    {"oct", 10}, {"october", 10}, {"octubre", 10}, {"out", 10},
+    {"outubro", 10}, {"octobre", 10}, {"okt", 10}, {"oktober", 10},
+    {"nov", 11}, {"november", 11}, {"noviembre", 11}, {"novembro", 11},
+    {"novembre", 11},
     {"dec", 12}, {"december", 12}, {"dic", 12}, {"diciembre", 12},
+    {"dez", 12}, {"dezembro", 12}, {"decembre", 12}, {"dezember", 12},
 };
 
+/* Words for an ongoing role (an end date that is none), folded. */
 static const char *const present_words[] = {
-    "present", "now", "today", "current", "actualidad", "presente", "hoy",
-    "actual", NULL
+    "present", "the present", "now", "today", "current", "currently",
+    "ongoing", "to date", "till date", "till now", "until now",
+    "actualidad", "la actualidad", "presente", "el presente", "hoy",
+    "actual", "actualmente", "hasta la fecha", "en curso",
+    "atual", "atualmente", "o momento", "momento", "hoje", "ate o momento",
+    "aujourd'hui", "aujourd\xe2\x80\x99hui", "en cours",
+    "maintenant", "heute", "bis heute", "jetzt", "aktuell", "laufend",
+    "\xe8\x87\xb3\xe4\xbb\x8a", "\xe7\x8e\xb0\xe5\x9c\xa8",
+    "\xe7\x8f\xbe\xe5\x9c\xa8", "\xe4\xbb\x8a", NULL
 };
+
+const char *const pc_jr_date_forms =
+    "YYYY-MM-DD, YYYY-MM, YYYY (also unpadded: 2023-9-28, 2023-9), "
+    "MM/YYYY, YYYY/MM, DD.MM.YYYY, and DD/MM/YYYY, MM/DD/YYYY, "
+    "YYYY/MM/DD or YYYY/DD/MM when the day is over 12, a month name "
+    "and a year in English, "
+    "Spanish, Portuguese, French or German (April 2017, abr. 2017, "
+    "M\xc3\xa4rz 2019, 1 f\xc3\xa9vr. 2018, March 3, 2020); for an end "
+    "only, a word for now (Present, Current, actualidad, Atual, "
+    "aujourd'hui, heute, \xe8\x87\xb3\xe4\xbb\x8a...)";
+
+/* Days in month m of year y. */
+static int month_days(int y, int m)
+{
+    static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30,
+                               31};
+
+    if (m == 2 && y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)) {
+        return 29;
+    }
+    return days[m - 1];
+}
 
 static const jr_locale_t *locale_of(const char *lang)
 {
@@ -108,7 +151,7 @@ int pc_jr_is_date(const char *s)
         return 0;
     }
     d = atoi(s + 8);
-    return d >= 1 && d <= 31;
+    return d >= 1 && d <= month_days(atoi(s), m);
 }
 
 /* A date as language `lang` writes it: "Dec 2013", "1 dic. 2013",
@@ -155,6 +198,40 @@ const char *pc_jr_format_period(const char *start, const char *end,
     return apr_pstrcat(p, s, " " JR_DASH " ", e, NULL);
 }
 
+/* s folded for comparison: lowercase, accents removed, runs of spaces
+ * one space, none at either end. */
+static const char *fold(const char *s, apr_pool_t *p)
+{
+    utf8proc_uint8_t *folded = NULL;
+    char *out, *o;
+    const char *src = s;
+
+    if (utf8proc_map((const utf8proc_uint8_t *)s, 0, &folded,
+                     UTF8PROC_NULLTERM | UTF8PROC_STABLE | UTF8PROC_COMPAT
+                     | UTF8PROC_DECOMPOSE | UTF8PROC_STRIPMARK
+                     | UTF8PROC_CASEFOLD) >= 0) {
+        src = (const char *)folded;
+    }
+    out = o = apr_palloc(p, strlen(src) + 1);
+    for (; *src; src++) {
+        if (apr_isspace(*src)) {
+            if (o != out && o[-1] != ' ') {
+                *o++ = ' ';
+            }
+        }
+        else {
+            *o++ = *src;
+        }
+    }
+    if (o != out && o[-1] == ' ') {
+        o--;
+    }
+    *o = '\0';
+    free(folded);
+    return out;
+}
+
+/* The month of a folded word ("abr.", "marz"), or 0. */
 static int month_of(const char *word)
 {
     size_t i, n = strlen(word);
@@ -164,64 +241,216 @@ static int month_of(const char *word)
     }
     for (i = 0; i < sizeof(month_names) / sizeof(month_names[0]); i++) {
         if (strlen(month_names[i].name) == n
-            && strncasecmp(month_names[i].name, word, n) == 0) {
+            && strncmp(month_names[i].name, word, n) == 0) {
             return month_names[i].month;
         }
     }
     return 0;
 }
 
-/* Reads one date of a period back into ISO form: "2013", "2013-12",
- * "2013-12-01", "Dec 2013", "1 dic. 2013", "diciembre de 2013".  NULL
- * when it is not one. */
-static const char *parse_date(const char *text, apr_pool_t *p)
+/* Digits at *s (at most max of them, at least one) as a number; -1 if
+ * none.  Advances *s. */
+static int number(const char **s, int max, int *ndigits)
 {
-    char *copy = apr_pstrdup(p, text), *last, *w;
-    const char *words[4];
-    int n = 0, day = 0, month = 0;
+    int v = 0, n = 0;
 
-    for (w = apr_strtok(copy, " ", &last); w; w = apr_strtok(NULL, " ",
-                                                             &last)) {
-        if (strcasecmp(w, "de") == 0) {
-            continue;
-        }
-        if (n == 4) {
-            return NULL;
-        }
-        words[n++] = w;
+    while (apr_isdigit(**s) && n < max) {
+        v = v * 10 + (**s - '0');
+        (*s)++;
+        n++;
     }
-    if (n == 1) {
-        return pc_jr_is_date(words[0]) ? words[0] : NULL;
+    if (apr_isdigit(**s)) {
+        return -1;
     }
-    if (n < 2 || n > 3 || strlen(words[n - 1]) != 4
-        || !pc_jr_is_date(words[n - 1])) {
-        return NULL;
-    }
-    month = month_of(words[n - 2]);
-    if (n == 3) {
-        day = all_digits(words[0], strlen(words[0])) && strlen(words[0]) <= 2
-              ? atoi(words[0]) : 0;
-        if (day < 1 || day > 31) {
-            return NULL;
-        }
-    }
-    if (month == 0) {
-        return NULL;
-    }
-    return day ? apr_psprintf(p, "%s-%02d-%02d", words[n - 1], month, day)
-               : apr_psprintf(p, "%s-%02d", words[n - 1], month);
+    *ndigits = n;
+    return n ? v : -1;
 }
 
-static int is_present(const char *w)
+/* "YYYY", "YYYY-MM" or "YYYY-MM-DD" (m, d: -1 for none); NULL for a
+ * day the month does not have (2022-02-30). */
+static const char *iso(int y, int m, int d, apr_pool_t *p)
+{
+    if (y < 1000 || y > 2999 || m > 12 || (m < 1 && m != -1)
+        || (d < 1 && d != -1) || (d > 0 && (m < 1 || d > month_days(y, m)))) {
+        return NULL;
+    }
+    if (m < 0) {
+        return apr_psprintf(p, "%04d", y);
+    }
+    if (d < 0) {
+        return apr_psprintf(p, "%04d-%02d", y, m);
+    }
+    return apr_psprintf(p, "%04d-%02d-%02d", y, m, d);
+}
+
+/* The numeric forms: up to three numbers split by one of "-/.".  Returns
+ * 0 and *out, -1 when it is not one of them, -2 when day and month cannot
+ * be told apart, -4 for a day the month does not have. */
+static int numeric_date(const char **out, const char *s, apr_pool_t *p)
+{
+    int v[3], len[3], n = 0;
+    char sep = 0;
+
+    for (;;) {
+        if (n == 3 || (v[n] = number(&s, 4, &len[n])) < 0) {
+            return -1;
+        }
+        n++;
+        if (*s == '\0' || (*s == 't' && n == 3 && sep == '-'
+                           && len[0] == 4)) {
+            break;              /* 2019-04-01t00:00:00z: the date */
+        }
+        if ((*s != '-' && *s != '/' && *s != '.') || (sep && *s != sep)) {
+            return -1;
+        }
+        sep = *s++;
+    }
+    if (len[0] == 4) {
+        /* YYYY, YYYY-M(M)[-D(D)], YYYY/M(M)[/D(D)] */
+        if (sep == '.' || (n > 1 && len[1] > 2) || (n > 2 && len[2] > 2)) {
+            return -1;
+        }
+        if (n == 3 && sep == '/') {
+            /* People write YYYY/DD/MM too: only a day over 12 says
+             * which is which. */
+            if (v[1] > 12 && v[2] >= 1 && v[2] <= 12) {
+                *out = iso(v[0], v[2], v[1], p);
+                return *out ? 0 : -1;
+            }
+            if (v[1] >= 1 && v[1] <= 12 && v[2] >= 1 && v[2] <= 12) {
+                return -2;
+            }
+        }
+        *out = iso(v[0], n > 1 ? v[1] : -1, n > 2 ? v[2] : -1, p);
+        if (*out == NULL && n == 3 && v[1] >= 1 && v[1] <= 12 && v[2] >= 1
+            && v[2] <= 31) {
+            return -4;          /* 2022-02-30 */
+        }
+        return *out ? 0 : -1;
+    }
+    if (len[0] > 2 || len[n - 1] != 4 || (n == 3 && len[1] > 2)) {
+        return -1;
+    }
+    if (n == 2) {               /* MM/YYYY, MM-YYYY, MM.YYYY */
+        *out = iso(v[1], v[0], -1, p);
+        return *out ? 0 : -1;
+    }
+    if (sep == '.') {           /* DD.MM.YYYY: never month first */
+        *out = iso(v[2], v[1], v[0], p);
+        return *out ? 0 : -1;
+    }
+    if (v[0] > 12 && v[1] >= 1 && v[1] <= 12) {
+        *out = iso(v[2], v[1], v[0], p);
+    }
+    else if (v[1] > 12 && v[0] >= 1 && v[0] <= 12) {
+        *out = iso(v[2], v[0], v[1], p);
+    }
+    else if (v[0] >= 1 && v[0] <= 12 && v[1] >= 1 && v[1] <= 12) {
+        return -2;
+    }
+    else {
+        return -1;
+    }
+    return *out ? 0 : -1;
+}
+
+/* Month names: a year, a month name, perhaps a day, in any order, with
+ * "de", "del", "of", "the" and commas left out ("1 dic. 2013",
+ * "diciembre de 2013", "March 3rd, 2020", "1. April 2017").  `s` is
+ * folded. */
+static int named_date(const char **out, const char *s, apr_pool_t *p)
+{
+    char *copy = apr_pstrdup(p, s), *last, *w, *e;
+    int year = -1, month = -1, day = -1, nd, v;
+    const char *d;
+
+    for (w = apr_strtok(copy, " ,-/", &last); w;
+         w = apr_strtok(NULL, " ,-/", &last)) {
+        if (strcmp(w, "de") == 0 || strcmp(w, "del") == 0
+            || strcmp(w, "of") == 0 || strcmp(w, "the") == 0) {
+            continue;
+        }
+        if (apr_isdigit(*w)) {
+            d = w;
+            if ((v = number(&d, 4, &nd)) < 0) {
+                return -1;
+            }
+            e = (char *)d;
+            if (nd == 4 && *e == '\0' && year < 0) {
+                year = v;
+            }
+            else if (nd <= 2 && day < 0
+                     && (strcmp(e, "") == 0 || strcmp(e, ".") == 0
+                         || strcmp(e, "st") == 0 || strcmp(e, "nd") == 0
+                         || strcmp(e, "rd") == 0 || strcmp(e, "th") == 0
+                         || strcmp(e, "er") == 0)) {
+                day = v;
+            }
+            else {
+                return -1;
+            }
+        }
+        else if (month < 0 && (v = month_of(w)) > 0) {
+            month = v;
+        }
+        else {
+            return -1;
+        }
+    }
+    if (year < 0 || month < 0 || day == 0) {
+        return -1;
+    }
+    *out = iso(year, month, day, p);
+    return *out ? 0 : -1;
+}
+
+static int is_present(const char *folded)
 {
     int i;
 
     for (i = 0; present_words[i]; i++) {
-        if (strcasecmp(present_words[i], w) == 0) {
+        if (strcmp(present_words[i], folded) == 0) {
             return 1;
         }
     }
     return 0;
+}
+
+int pc_jr_read_date(const char **iso_out, const char *text, int end,
+                    apr_pool_t *p)
+{
+    const char *f = fold(text, p);
+    int rv;
+
+    *iso_out = "";
+    if (!*f) {
+        /* Blank is no date; what folds to nothing (a lone accent) is
+         * not one. */
+        while (apr_isspace(*text)) {
+            text++;
+        }
+        return *text ? -1 : 0;
+    }
+    if (is_present(f)) {
+        return end ? 0 : -3;
+    }
+    if (!apr_isdigit(*f) || (rv = numeric_date(iso_out, f, p)) == -1) {
+        rv = named_date(iso_out, f, p);
+    }
+    if (rv < 0 || *iso_out == NULL) {
+        *iso_out = "";
+        return rv < 0 ? rv : -1;
+    }
+    return 0;
+}
+
+/* Reads one date of a period back into ISO form; NULL when it is not
+ * one. */
+static const char *parse_date(const char *text, apr_pool_t *p)
+{
+    const char *d;
+
+    return pc_jr_read_date(&d, text, 0, p) == 0 && *d ? d : NULL;
 }
 
 static const char *trimmed(const char *s, size_t n, apr_pool_t *p)
@@ -266,7 +495,7 @@ int pc_jr_parse_period(const char **start, const char **end,
     if (*left && (*start = parse_date(left, p)) == NULL) {
         return -1;
     }
-    if (*right && !is_present(right)
+    if (*right && !is_present(fold(right, p))
         && (*end = parse_date(right, p)) == NULL) {
         return -1;
     }

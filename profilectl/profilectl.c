@@ -38,7 +38,8 @@ static const pc_command_t commands[] = {
     {"new", pc_cmd_new, "new [--languages en,es] [--force] [FILE]\n"
      "      a blank, valid data file (to FILE, or to standard output)"},
     {"import-jsonresume", pc_cmd_import_jsonresume,
-     "import-jsonresume [--lang-order L1,L2,...] [-o FILE] RESUME.json...\n"
+     "import-jsonresume [--lang-order L1,L2,...] [--strict] [-o FILE]\n"
+     "      RESUME.json...\n"
      "      one data file from one JSON Resume document per language"},
     {"export-jsonresume", pc_cmd_export_jsonresume,
      "export-jsonresume [--lang L] [-o FILE] FILE\n"

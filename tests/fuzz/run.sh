@@ -32,6 +32,7 @@ case $target in
     query) max_len=512 ;;
     lang) max_len=256 ;;
     route) max_len=128 ;;
+    jrdate) max_len=64 ;;
     *) echo "unknown target '$target'" >&2; exit 2 ;;
 esac
 

@@ -87,8 +87,9 @@ def import_error(*args, rc=1):
     cp = profilectl("import-jsonresume", *args)
     assert cp.returncode == rc, (cp.returncode, cp.stdout, cp.stderr)
     assert cp.stdout == ""
-    assert cp.stderr.startswith("profilectl import-jsonresume: "), \
-        cp.stderr
+    # One line per problem, then what the command concludes.
+    assert cp.stderr.rstrip("\n").split("\n")[-1].startswith(
+        "profilectl import-jsonresume: "), cp.stderr
     return cp.stderr
 
 
@@ -361,73 +362,114 @@ def test_entry_in_one_language_only_is_named(tmp_path):
     en, es = load("sample.en.json"), load("sample.es.json")
     es["work"].insert(0, {"name": "Hooli", "startDate": "2012-06",
                           "position": "Desarrollador"})
-    err = import_error(*_pair(tmp_path, en, es))
-    assert "work[0] (Hooli, 2012-06): present in es only" in err, err
-    # The same files the other way round: the file named .en. has it.
-    err = import_error(*_pair(tmp_path, es, en))
-    assert "work[0] (Hooli, 2012-06): present in en only" in err, err
+    en_path, es_path = _pair(tmp_path, en, es)
+    err = import_error(en_path, es_path)
+    assert "%s: $.work[0] (Hooli, 2012-06 – present): no entry with these " \
+        "dates in %s (2 entries in es, 1 in en)" % (es_path, en_path) \
+        in err, err
+    # Pied Piper, the entry both have, is not blamed.
+    assert "Pied Piper" not in err, err
 
 
 def test_missing_last_entry_is_named(tmp_path):
     en, es = extended()
     del es["education"][1]
     err = import_error(*_pair(tmp_path, en, es))
-    assert "education[1] (Stanford University, 2014): present in en " \
-        "only" in err, err
+    assert "r.en.json: $.education[1] (Stanford University, 2014 – 2016): " \
+        "no entry with these dates in " in err, err
 
 
-def test_changed_dates_are_named(tmp_path):
+def test_changed_dates_are_named_on_both_sides(tmp_path):
     en, es = load("sample.en.json"), load("sample.es.json")
     es["work"][0]["endDate"] = "2015-01-01"
-    err = import_error(*_pair(tmp_path, en, es))
-    assert "work[0] (Pied Piper, 2013-12): endDate differs: " \
-        "\"2014-12-01\" in en, \"2015-01-01\" in es" in err, err
-    es["work"][0]["startDate"] = "2013-11-01"
-    err = import_error(*_pair(tmp_path, en, es))
-    assert "work[0] (Pied Piper, 2013-12): present in en only" in err, err
+    en_path, es_path = _pair(tmp_path, en, es)
+    err = import_error(en_path, es_path)
+    assert "%s: $.work[0] (Pied Piper, 2013-12-01 – 2014-12-01) and %s: " \
+        "$.work[0] (Pied Piper, 2013-12-01 – 2015-01-01): the dates " \
+        "differ" % (en_path, es_path) in err, err
 
 
 def test_reordered_entries_are_named(tmp_path):
     en, es = extended()
     es["work"][0], es["work"][1] = es["work"][1], es["work"][0]
     err = import_error(*_pair(tmp_path, en, es))
-    assert "work[0]: the entries are in a different order: " \
-        "(Hooli, 2012-06) in en, (Pied Piper, 2013-12) in es" in err, err
+    assert "r.en.json: $.work[0] (Hooli, 2012-06 – present) and " in err
+    assert "r.es.json: $.work[0] (Pied Piper, 2013-12-01 – 2014-12-01): " \
+        "the dates differ" in err, err
+    assert "$.work[1] (Pied Piper" in err and "2 problems" in err, err
 
 
-def test_different_number_of_highlights_is_named(tmp_path):
+def test_translated_names_pair_by_position_and_dates(tmp_path):
+    # What people do: the institution's name translated, a company's
+    # accent lost in one file; the dates say they are the same entries.
+    en, es = load("sample.en.json"), load("sample.es.json")
+    en["education"][0]["institution"] = "University of Valparaíso"
+    es["education"][0]["institution"] = "Universidad de Valparaíso"
+    en["work"][0]["name"] = "Pied Piper Compresión"
+    es["work"][0]["name"] = "Pied Piper Compresion"
+    d = import_ok(*_pair(tmp_path, en, es))
+    assert d["education"][0]["institution"] == {
+        "en": "University of Valparaíso", "es": "Universidad de Valparaíso"}
+    assert d["experience"][0]["company"] == {
+        "en": "Pied Piper Compresión", "es": "Pied Piper Compresion"}
+    # The id comes from the first language's text.
+    assert d["experience"][0]["id"] == "pied-piper-compresion-2013"
+    # Equal text stays a plain string.
+    assert d["caseStudies"][0]["organization"] == "Smoogle"
+
+
+def test_different_number_of_highlights_gives_a_list_per_language(tmp_path):
     en, es = load("sample.en.json"), load("sample.es.json")
     es["work"][0]["highlights"].pop()
-    err = import_error(*_pair(tmp_path, en, es))
-    assert "work[0] (Pied Piper, 2013-12).highlights: 3 items in en, 2 in " \
-        "es" in err, err
+    d = import_ok(*_pair(tmp_path, en, es))
+    assert d["experience"][0]["highlights"] == {
+        "en": en["work"][0]["highlights"], "es": es["work"][0]["highlights"]}
+    # Lists of the same length still pair item by item.
+    assert d["skills"][0]["skills"] == ["HTML", "CSS", "Javascript"]
 
 
 def test_missing_translation_is_named(tmp_path):
     en, es = load("sample.en.json"), load("sample.es.json")
     del es["projects"][0]["description"]
-    err = import_error(*_pair(tmp_path, en, es))
-    assert "projects[0] (Miss Direction, 2016-08).description: in en but " \
-        "not in es" in err, err
+    en_path, es_path = _pair(tmp_path, en, es)
+    err = import_error(en_path, es_path)
+    assert "%s: $.projects[0].description: missing translation: in en but " \
+        "not in es (%s has it) (Miss Direction, 2016-08-24)" % (
+            es_path, en_path) in err, err
 
 
 def test_different_contact_is_named(tmp_path):
     en, es = load("sample.en.json"), load("sample.es.json")
     es["basics"]["email"] = "richard@example.es"
     err = import_error(*_pair(tmp_path, en, es))
-    assert "basics.email differs" in err, err
+    assert "r.es.json: $.basics.email: \"richard@example.es\" here, " \
+        "\"richard.hendriks@mail.com\" in " in err, err
+    assert "must be the same in every language" in err, err
+
+
+def test_url_in_one_language_only_is_used(tmp_path):
+    # A URL is not a translation: one file giving it is enough.
+    en, es = load("sample.en.json"), load("sample.es.json")
+    del es["basics"]["url"]
+    del es["work"][0]["url"]
+    d = import_ok(*_pair(tmp_path, en, es))
+    assert d["experience"][0]["companyUrl"] == \
+        "http://piedpiper.example.com"
+    assert d["contact"]["links"][0]["url"] == \
+        "http://richardhendricks.example.com"
 
 
 def test_skills_in_one_language_only_are_named(tmp_path):
     en, es = load("sample.en.json"), load("sample.es.json")
     del es["skills"][1]
     err = import_error(*_pair(tmp_path, en, es))
-    assert "skills[1] (Compression): present in en only" in err, err
+    assert "r.en.json: $.skills[1] (Compression): no entry in " in err, err
+    assert "(2 entries in en, 1 in es)" in err, err
 
 
 @pytest.mark.parametrize("path,value,message", [
-    (("work", 0, "startDate"), "Dec 2013",
-     "$.work[0].startDate: \"Dec 2013\" is not a date"),
+    (("work", 0, "startDate"), "sometime in 2013",
+     "$.work[0].startDate: \"sometime in 2013\" is not a date. Accepted: "),
     (("work", 0, "highlights"), "one", "$.work[0].highlights: not an array"),
     (("basics", "name"), 7, "$.basics.name: not a string"),
     (("skills",), {}, "$.skills: not an array"),
@@ -536,6 +578,7 @@ def test_location_alone_comes_back_as_description(tmp_path):
     en, es = load("sample.en.json"), load("sample.es.json")
     for doc in (en, es):
         del doc["work"][0]["description"]
+        del doc["work"][0]["summary"]   # else it is the description
     out = tmp_path / "profile.json"
     cp = profilectl("import-jsonresume", *_pair(tmp_path, en, es), "-o", out)
     assert cp.returncode == 0, cp.stderr
@@ -623,3 +666,146 @@ def test_export_of_a_bad_data_file_is_an_error(tmp_path):
 def load_sample():
     with open(h.SAMPLE_DATA, encoding="utf-8") as f:
         return json.load(f)
+
+
+# ------------------------------------------------- real files' habits
+@pytest.mark.parametrize("start,end,en,es", [
+    ("April 2017", "Present", "Apr 2017 – present", "abr. 2017 – actualidad"),
+    ("abr. 2017", "actualidad", "Apr 2017 – present",
+     "abr. 2017 – actualidad"),
+    ("Mar 2020", "now", "Mar 2020 – present", "mar. 2020 – actualidad"),
+    ("März 2019", "heute", "Mar 2019 – present", "mar. 2019 – actualidad"),
+    ("févr. 2018", "aujourd'hui", "Feb 2018 – present",
+     "feb. 2018 – actualidad"),
+    ("set. 2016", "Atual", "Sep 2016 – present", "sept. 2016 – actualidad"),
+    ("2015", "至今", "2015 – present", "2015 – actualidad"),
+    ("04/2017", "2019/11", "Apr 2017 – Nov 2019", "abr. 2017 – nov. 2019"),
+    ("2023-9-28", "2023-9", "28 Sep 2023 – Sep 2023",
+     "28 sept. 2023 – sept. 2023"),
+    ("28/09/2023", "Current", "28 Sep 2023 – present",
+     "28 sept. 2023 – actualidad"),
+    ("1 de abril de 2017", "PRESENTE", "1 Apr 2017 – present",
+     "1 abr. 2017 – actualidad"),
+])
+def test_dates_as_people_write_them(tmp_path, start, end, en, es):
+    docs = load("sample.en.json"), load("sample.es.json")
+    for doc in docs:
+        doc["work"][0]["startDate"] = start
+        doc["work"][0]["endDate"] = end
+    d = import_ok(*_pair(tmp_path, *docs))
+    assert d["experience"][0]["period"] == {"en": en, "es": es}
+
+
+@pytest.mark.parametrize("value", ["1/1/2023", "03/04/2020", "2022/06/07"])
+def test_ambiguous_date_names_the_field_and_the_forms(tmp_path, value):
+    en, es = load("sample.en.json"), load("sample.es.json")
+    es["education"][0]["startDate"] = value
+    err = import_error(*_pair(tmp_path, en, es))
+    assert "r.es.json: $.education[0].startDate: \"%s\" is ambiguous: day " \
+        "and month cannot be told apart" % value in err, err
+    for form in ("YYYY-MM-DD", "MM/YYYY", "YYYY/MM", "April 2017",
+                 "abr. 2017", "Present"):
+        assert form in err, form
+
+
+def test_now_cannot_start_a_role(tmp_path):
+    en, es = load("sample.en.json"), load("sample.es.json")
+    en["work"][0]["startDate"] = "Present"
+    err = import_error(*_pair(tmp_path, en, es))
+    assert "r.en.json: $.work[0].startDate: \"Present\" means now" in err
+
+
+def test_older_schema_members_are_mapped(tmp_path):
+    docs = load("sample.en.json"), load("sample.es.json")
+    for doc in docs:
+        b = doc["basics"]
+        b["website"] = b.pop("url")
+        b["picture"] = "https://example.com/me.jpg"
+        w = doc["work"][0]
+        w["company"] = w.pop("name")
+        w["website"] = w.pop("url")
+        del w["description"]           # 0.x: the role is in summary
+        e = doc["education"][0]
+        e["website"] = e.pop("url")
+        e["gpa"] = e.pop("score")
+    cp = profilectl("import-jsonresume", *_pair(tmp_path, *docs))
+    assert cp.returncode == 0, cp.stderr
+    d = json.loads(cp.stdout)
+    w = d["experience"][0]
+    assert w["id"] == "pied-piper-2013" and w["company"] == "Pied Piper"
+    assert w["companyUrl"] == "http://piedpiper.example.com"
+    assert w["context"]["en"].startswith(docs[0]["work"][0]["summary"])
+    assert d["education"][0]["institutionUrl"] == "https://www.ou.edu/"
+    assert d["contact"]["links"][0]["url"] == \
+        "http://richardhendricks.example.com"
+    assert "2 × basics.picture" in cp.stderr
+    assert "2 × education[].gpa" in cp.stderr
+    assert "work[].summary" not in cp.stderr       # it was imported
+
+
+def test_byte_order_mark_is_skipped(tmp_path):
+    en = tmp_path / "r.en.json"
+    en.write_bytes(b"\xef\xbb\xbf" + json.dumps(
+        load("sample.en.json")).encode())
+    d = import_ok(str(en))
+    assert d["profile"]["name"] == "Richard Hendriks"
+
+
+@pytest.mark.parametrize("rename,message", [
+    (("basics", "basic"),
+     '$.basic: unknown member; did you mean "basics"?'),
+    (("work", "experience"),
+     '$.experience: JSON Resume calls this "work"; rename it'),
+    (("work", "work_experience"),
+     '$.work_experience: JSON Resume calls this "work"; rename it'),
+    (("education", "eduction"),
+     '$.eduction: unknown member; did you mean "education"?'),
+])
+def test_not_json_resume_is_refused_with_the_fix(tmp_path, rename, message):
+    en, es = load("sample.en.json"), load("sample.es.json")
+    es[rename[1]] = es.pop(rename[0])
+    err = import_error(*_pair(tmp_path, en, es))
+    assert "r.es.json: " + message in err, err
+
+
+def test_no_basics_is_not_a_json_resume_document(tmp_path):
+    en = load("sample.en.json")
+    del en["basics"]
+    err = import_error(write(tmp_path / "r.en.json", en))
+    assert "r.en.json: $: no \"basics\": not a JSON Resume document" in err
+
+
+def test_every_problem_of_both_files_at_once(tmp_path):
+    en, es = load("sample.en.json"), load("sample.es.json")
+    en["work"][0]["startDate"] = "03/04/2013"
+    es["basics"]["name"] = 7
+    es["skills"][0]["keywords"] = "HTML, CSS"
+    err = import_error(*_pair(tmp_path, en, es))
+    lines = err.rstrip("\n").split("\n")
+    assert lines[-1] == "profilectl import-jsonresume: 3 problems; " \
+        "nothing written", err
+    assert "r.en.json: $.work[0].startDate:" in lines[0]
+    assert "r.es.json: $.basics.name: not a string" in lines[1]
+    assert "r.es.json: $.skills[0].keywords: not an array" in lines[2]
+
+
+def test_not_imported_summary_counts_members(tmp_path):
+    en, es = load("sample.en.json"), load("sample.es.json")
+    for doc in (en, es):
+        for w in doc["work"]:
+            w["technologies"] = ["C"]
+    cp = profilectl("import-jsonresume", *_pair(tmp_path, en, es))
+    assert cp.returncode == 0, cp.stderr
+    n = 2 * len(en["work"])
+    assert "not imported: 2 × volunteer, 2 × awards" in cp.stderr
+    assert "%d × work[].technologies" % n in cp.stderr, cp.stderr
+    assert "4 × basics.profiles[].username" in cp.stderr
+
+
+def test_strict_makes_not_imported_an_error(tmp_path):
+    out = tmp_path / "profile.json"
+    cp = profilectl("import-jsonresume", os.path.join(JR_DATA,
+                                                      "sample.en.json"),
+                    "--lang-order", "en", "--strict", "-o", out)
+    assert cp.returncode == 1 and not out.exists()
+    assert "--strict: not imported: 1 × volunteer" in cp.stderr, cp.stderr

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * fuzz_jrdate.c -- the dates of profilectl's JSON Resume commands
+ * (profilectl/pc_jr_dates.c): pc_jr_read_date() on any text, as
+ * import-jsonresume reads a startDate or endDate, then the period written
+ * from it and read back, as export-jsonresume does.
+ *
+ * Input: 1 byte (bit 0: an end date; bit 1: Spanish, else English), then
+ * the date's text.  Invariants: the result is one of the documented
+ * codes; a date read is "" or a calendar date YYYY[-MM[-DD]] that reads
+ * as itself; "" only for an empty text or an end; the period written
+ * from a date in en or es reads back to it; a start never reads as now.
+ */
+#include <apr_lib.h>
+
+#define FUZZ_NAME jrdate
+#include "fuzz.h"
+#include "pc_jr.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    fuzz_init();
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    apr_pool_t *p;
+    const char *text, *iso, *again, *period, *start, *end;
+    const char *lang;
+    int is_end, rv, rv2, blank = 1;
+    size_t i;
+
+    if (size < 1) {
+        return 0;
+    }
+    is_end = data[0] & 1;
+    lang = data[0] & 2 ? "es" : "en";
+    apr_pool_create(&p, fuzz_root);
+    text = fuzz_cstr(data + 1, size - 1, p);
+    for (i = 0; text[i]; i++) {
+        blank = blank && apr_isspace(text[i]);
+    }
+    rv = pc_jr_read_date(&iso, text, is_end, p);
+    FUZZ_CHECK(rv >= -4 && rv <= 0, "\"%s\": %d", text, rv);
+    FUZZ_CHECK(iso != NULL, "\"%s\": NULL", text);
+    FUZZ_CHECK(rv == 0 || *iso == '\0', "\"%s\": %d with \"%s\"", text, rv,
+               iso);
+    FUZZ_CHECK(rv != -3 || !is_end, "\"%s\": now refused as an end", text);
+    if (rv == 0 && *iso == '\0') {
+        FUZZ_CHECK(is_end || blank, "\"%s\": no date for a start", text);
+    }
+    if (rv == 0 && *iso) {
+        FUZZ_CHECK(pc_jr_is_date(iso), "\"%s\" gave \"%s\"", text, iso);
+        rv2 = pc_jr_read_date(&again, iso, is_end, p);
+        FUZZ_CHECK(rv2 == 0 && strcmp(again, iso) == 0,
+                   "\"%s\" reads as \"%s\" (%d)", iso, again, rv2);
+        period = pc_jr_format_period(iso, is_end ? iso : "", lang, p);
+        FUZZ_CHECK(pc_jr_parse_period(&start, &end, period, p) == 0,
+                   "%s period \"%s\" of %s does not read back", lang,
+                   period, iso);
+        FUZZ_CHECK(strcmp(start, iso) == 0
+                   && strcmp(end, is_end ? iso : "") == 0,
+                   "%s period \"%s\" of %s reads as %s, %s", lang, period,
+                   iso, start, end);
+    }
+    apr_pool_destroy(p);
+    return 0;
+}

@@ -1,0 +1,361 @@
+# SPDX-License-Identifier: Apache-2.0
+"""profilectl import-jsonresume on real résumés (issue 18).
+
+data/jsonresume/real/ holds résumés people published (SOURCES.md there):
+English/Spanish pairs (NN-slug.en.json + NN-slug.es.json) and single
+files (a language suffix, else English).  Each one either imports, and
+then:
+
+- the data file equals the reviewed golden file real/expected/NAME.json;
+- `profilectl check` accepts it;
+- `export-jsonresume --lang L` of every language validates against the
+  official JSON Resume schema;
+- every member the input fills is mapped or named, with its count, in the
+  "not imported" summary on stderr (nothing lost silently);
+
+or is refused where refusing is right (not JSON Resume, malformed,
+impossible or ambiguous dates, entries that do not line up), with the
+message that says so.  Set UPDATE_GOLDEN=1 to rewrite the golden files
+(then read every change before committing it).
+"""
+import collections
+import glob
+import json
+import os
+import re
+
+import pytest
+
+import httpd_harness as h
+from test_jsonresume import (JR_DATA, official, profilectl,  # noqa: F401
+                             write)
+
+REAL = os.path.join(JR_DATA, "real")
+EXPECTED = os.path.join(REAL, "expected")
+
+# Refused, with (exit status, the message that says why).
+REFUSED = {
+    "02-crlf-en-invalid-day": (1, '$.work[2].endDate: "2022-02-30": that '
+                               'month has no such day'),
+    "04-experience-not-work": (1, '$.experience: JSON Resume calls this '
+                               '"work"; rename it'),
+    "05-custom-format-not-jsonresume": (
+        1, '$.personal_information: JSON Resume calls this "basics"; '
+        'rename it'),
+    "07-large-invalid-day": (1, '$.work[11].endDate: "1996-06-31": that '
+                             'month has no such day'),
+    "12-crlf-different-lengths": (1, '$.skills[11] (Video Editing): no '
+                                  'entry in '),
+    "14-es-longer-than-en": (1, '$.work[5] (Servitem ltda, 2014-01-20 – '
+                             '2015-06-17): the dates differ'),
+    "17-work-experience-not-work": (1, '$.work_experience: JSON Resume '
+                                    'calls this "work"; rename it'),
+    "26-slash-dates-day-month-swapped.es": (
+        1, '$.education[1].startDate: "2022/06/07" is ambiguous: day and '
+        'month cannot be told apart'),
+    "28-dd-mm-yyyy-dates.es": (1, '$.work[0].startDate: "30-07-23" is not '
+                               'a date. Accepted: '),
+    "30-custom-format-zhijin.zh": (1, '$: no "basics": not a JSON Resume '
+                                   'document'),
+    "31-malformed-comments.zh": (2, '31-malformed-comments.zh.json:243:5: '
+                                 'invalid JSON: '),
+    "32-custom-format-name-links.es": (1, '$.experience: JSON Resume calls '
+                                       'this "work"; rename it'),
+    "33-fresh-format.fr": (1, '$.employment: JSON Resume calls this "work"'),
+    "34-custom-format-month-abbrev.pt": (
+        1, '$.workExperience: JSON Resume calls this "work"; rename it'),
+}
+
+# What the import maps (docs/jsonresume.md), older names included.
+MAPPED = {
+    "basics.name", "basics.label", "basics.email", "basics.phone",
+    "basics.url", "basics.summary", "basics.profiles",
+    "basics.profiles[].network", "basics.profiles[].url",
+    "work[].name", "work[].position", "work[].url", "work[].startDate",
+    "work[].endDate", "work[].description", "work[].location",
+    "work[].highlights",
+    "education[].institution", "education[].url", "education[].area",
+    "education[].studyType", "education[].startDate", "education[].endDate",
+    "skills[].name", "skills[].level", "skills[].keywords",
+    "projects[].name", "projects[].description", "projects[].entity",
+    "projects[].startDate", "projects[].endDate", "projects[].highlights",
+}
+# Older names of mapped members: mapped, unless the current name is
+# there too with another value.
+ALIASES = {"basics.website": "url", "work[].company": "name",
+           "work[].website": "url", "education[].website": "url"}
+# Lists whose items may be objects, read by one member.
+LIST_TEXT = {"skills[].keywords": "name", "work[].highlights": "content",
+             "projects[].highlights": "content"}
+IGNORED_TOP = {"$schema", "meta"}
+
+
+def _cases():
+    cases = []
+    for en in sorted(glob.glob(os.path.join(REAL, "*.en.json"))):
+        name = os.path.basename(en)[:-len(".en.json")]
+        cases.append((name, [en, en[:-len("en.json")] + "es.json"],
+                      ["en", "es"]))
+    for f in sorted(glob.glob(os.path.join(REAL, "*.json"))):
+        base = os.path.basename(f)
+        if base.endswith((".en.json", ".es.json")) and \
+                os.path.exists(f[:-len("es.json")] + "en.json"):
+            continue
+        m = re.match(r"^(.*?)(?:\.([a-z]{2}))?\.json$", base)
+        cases.append((base[:-len(".json")], [f], [m.group(2) or "en"]))
+    return cases
+
+
+CASES = _cases()
+
+
+def _content(v):
+    return v not in (None, "", [], {})
+
+
+def _relative(url):
+    """A URL that only means something on its own site (./cv.pdf): the
+    import cannot make it a link.  Scheme-less hosts (example.com/x) get
+    https:// instead."""
+    if not isinstance(url, str) or not url:
+        return False
+    if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", url) or url.startswith("//"):
+        return False
+    host = re.split(r"[/?#]", url, 1)[0]
+    return not (url[0].isalnum() and "." in host and " " not in url)
+
+
+def _entry(counts, path, e):
+    for m, v in e.items():
+        p = "%s.%s" % (path, m)
+        if p == "basics.profiles":
+            for pr in v or []:
+                _entry(counts, "basics.profiles[]", pr)
+                url = pr.get("url")
+                if _content(pr.get("network")) and (not _content(url)
+                                                   or _relative(url)):
+                    # A network without a URL is not a link.
+                    counts["basics.profiles[] (no URL)"] += 1
+            continue
+        if p in LIST_TEXT:
+            for item in v or []:
+                if isinstance(item, dict):
+                    for im, iv in item.items():
+                        if im != LIST_TEXT[p] and _content(iv):
+                            counts["%s[].%s" % (p, im)] += 1
+            continue
+        if p == "work[].summary" and not _content(e.get("description")):
+            continue                # the description of old files
+        if p in ALIASES:
+            current = e.get(ALIASES[p])
+            if not _content(current) or current == v:
+                if ALIASES[p] == "url" and _relative(current or v):
+                    counts[path + ".url (relative)"] += 1
+                continue
+        elif p.endswith(".url") and p in MAPPED and _relative(v):
+            counts[p + " (relative)"] += 1
+            continue
+        elif p in MAPPED:
+            continue
+        if _content(v):
+            counts[p] += 1
+
+
+def expected_not_imported(docs):
+    """member -> count: what the summary must name, from the inputs."""
+    counts = collections.Counter()
+    for doc in docs:
+        for k, v in doc.items():
+            if k in IGNORED_TOP:
+                continue
+            if k == "basics":
+                _entry(counts, "basics", v)
+            elif k in ("work", "education", "skills", "projects"):
+                for e in v or []:
+                    _entry(counts, k + "[]", e)
+            elif _content(v):
+                counts[k] += len(v) if isinstance(v, list) else 1
+    return counts
+
+
+def summary_counts(stderr):
+    m = re.search(r"^profilectl import-jsonresume: note: not imported: "
+                  r"(.*)$", stderr, re.M)
+    counts = collections.Counter()
+    if m:
+        for item in m.group(1).split(", "):
+            n, _, what = item.partition(" × ")
+            counts[what] += int(n)
+    return counts
+
+
+def _load(path):
+    with open(path, encoding="utf-8-sig") as f:
+        return json.load(f)
+
+
+def _import(files, langs, *extra):
+    return profilectl("import-jsonresume", *files, "--lang-order",
+                      ",".join(langs), *extra)
+
+
+def test_corpus_is_there():
+    # The acceptance of issue 18: at least 36 files, 8 pairs among them.
+    files = glob.glob(os.path.join(REAL, "*.json"))
+    pairs = [c for c in CASES if len(c[1]) == 2]
+    assert len(files) >= 36 and len(pairs) >= 8, (len(files), len(pairs))
+
+
+@pytest.mark.parametrize("name,files,langs", CASES,
+                         ids=[c[0] for c in CASES])
+def test_real_resume(name, files, langs, official, tmp_path):
+    cp = _import(files, langs)
+    if name in REFUSED:
+        status, message = REFUSED[name]
+        assert cp.returncode == status, (cp.returncode, cp.stderr)
+        assert cp.stdout == ""
+        assert message in cp.stderr, cp.stderr
+        return
+    assert cp.returncode == 0, cp.stderr
+    data = json.loads(cp.stdout)
+    golden = os.path.join(EXPECTED, name + ".json")
+    if os.environ.get("UPDATE_GOLDEN"):
+        os.makedirs(EXPECTED, exist_ok=True)
+        write(golden, data)
+    with open(golden, encoding="utf-8") as f:
+        assert data == json.load(f), "differs from %s" % golden
+
+    out = write(tmp_path / "profile.json", data)
+    check = profilectl("check", out)
+    assert check.returncode == 0, check.stdout + check.stderr
+
+    for lang in langs:
+        exp = profilectl("export-jsonresume", out, "--lang", lang)
+        assert exp.returncode == 0, exp.stderr
+        assert official(json.loads(exp.stdout)) == [], lang
+
+    # Nothing lost: every member the inputs fill is mapped, or named
+    # in the summary with its count.
+    assert summary_counts(cp.stderr) == \
+        expected_not_imported(_load(f) for f in files)
+
+
+def test_strict_refuses_what_would_not_be_imported(tmp_path):
+    name, files, langs = [c for c in CASES
+                          if c[0] == "06-old-schema-picture-website"][0]
+    out = tmp_path / "profile.json"
+    cp = _import(files, langs, "--strict", "-o", out)
+    assert cp.returncode == 1, cp.stderr
+    assert "--strict: not imported: 4 × languages" in cp.stderr, cp.stderr
+    assert not out.exists()
+
+
+def test_strict_passes_what_is_all_mapped(tmp_path):
+    doc = _load(os.path.join(REAL, "22-french-location-typo.fr.json"))
+    for k in ("languages", "interests"):
+        del doc[k]
+    del doc["basics"]["location"]
+    for e in doc["education"]:
+        e.pop("courses", None)
+    cp = _import([write(tmp_path / "r.fr.json", doc)], ["fr"], "--strict")
+    assert cp.returncode == 0, cp.stderr
+    assert "not imported" not in cp.stderr
+
+
+@pytest.mark.parametrize("name,old,new", [
+    ("02-crlf-en-invalid-day", "2022-02-30", "2022-02"),
+    ("07-large-invalid-day", "1996-06-31", "1996-06"),
+])
+def test_refused_dates_import_once_fixed_as_the_message_says(
+        name, old, new, tmp_path):
+    files = []
+    for lang in ("en", "es"):
+        with open(os.path.join(REAL, "%s.%s.json" % (name, lang)),
+                  encoding="utf-8-sig") as f:
+            text = f.read()
+        assert old in text
+        path = tmp_path / ("%s.%s.json" % (name, lang))
+        path.write_text(text.replace(old, new), encoding="utf-8")
+        files.append(str(path))
+    cp = _import(files, ["en", "es"])
+    assert cp.returncode == 0, cp.stderr
+    assert profilectl("check", write(tmp_path / "p.json",
+                                     json.loads(cp.stdout))).returncode == 0
+
+
+def test_every_problem_of_every_file_is_named():
+    name = "05-custom-format-not-jsonresume"
+    files = [os.path.join(REAL, name + ".en.json"),
+             os.path.join(REAL, name + ".es.json")]
+    cp = _import(files, ["en", "es"])
+    assert cp.returncode == 1
+    lines = cp.stderr.rstrip("\n").split("\n")
+    assert lines[-1] == "profilectl import-jsonresume: %d problems; " \
+        "nothing written" % (len(lines) - 1)
+    for f in files:
+        assert "%s: $.personal_information: JSON Resume calls this " \
+            "\"basics\"" % f in cp.stderr
+    # Compiler style: FILE: $.path: message.
+    for line in lines[:-1]:
+        assert re.match(r"^\S+\.json: \$[.\w\[\]]*: ", line), line
+
+
+# ----------------------------------------------- served in each language
+def _translated_pair():
+    """A pair as people translate: school and company names translated or
+    accented differently, dates in words, keyword lists of different
+    lengths."""
+    en = {"basics": {"name": "Ana Pérez", "label": "Engineer",
+                     "email": "ana@example.com"},
+          "work": [{"company": "Energía Verde SL", "position": "Engineer",
+                    "startDate": "April 2019", "endDate": "Present",
+                    "highlights": ["Cut costs", "Led a team"]}],
+          "education": [{"institution": "University of Valparaíso",
+                         "area": "Physics", "startDate": "2010",
+                         "endDate": "2014"}],
+          "skills": [{"name": "Languages",
+                      "keywords": ["C", "Python", "Go"]}]}
+    es = {"basics": {"name": "Ana Pérez", "label": "Ingeniera",
+                     "email": "ana@example.com"},
+          "work": [{"company": "Energia Verde SL", "position": "Ingeniera",
+                    "startDate": "abr. 2019", "endDate": "actualidad",
+                    "highlights": ["Redujo costes"]}],
+          "education": [{"institution": "Universidad de Valparaíso",
+                         "area": "Física", "startDate": "2010",
+                         "endDate": "2014"}],
+          "skills": [{"name": "Lenguajes", "keywords": ["C", "Python"]}]}
+    return en, es
+
+
+def test_translated_pair_imports_and_each_language_gets_its_list(
+        make_httpd, tmp_path):
+    en, es = _translated_pair()
+    cp = profilectl("import-jsonresume", write(tmp_path / "cv.en.json", en),
+                    write(tmp_path / "cv.es.json", es))
+    assert cp.returncode == 0, cp.stderr
+    d = json.loads(cp.stdout)
+    assert d["experience"][0]["id"] == "energia-verde-sl-2019"
+    assert d["experience"][0]["company"] == {"en": "Energía Verde SL",
+                                             "es": "Energia Verde SL"}
+    assert d["experience"][0]["period"] == {"en": "Apr 2019 – present",
+                                            "es": "abr. 2019 – actualidad"}
+    assert d["education"][0]["institution"] == {
+        "en": "University of Valparaíso", "es": "Universidad de Valparaíso"}
+    path = write(tmp_path / "profile.json", d)
+    server = make_httpd("jr-lists", h.location("/api/v1", path))
+    try:
+        assert server.start().returncode == 0
+        for lang, skills, highlights in (
+                ("en", ["C", "Python", "Go"], ["Cut costs", "Led a team"]),
+                ("es", ["C", "Python"], ["Redujo costes"])):
+            hdr = {"Accept-Language": lang}
+            r = server.get("/api/v1/skills", hdr)
+            assert r.status == 200
+            assert r.json()[0]["skills"] == skills, lang
+            r = server.get("/api/v1/experience/energia-verde-sl-2019", hdr)
+            assert r.json()["highlights"] == highlights, lang
+            assert r.header("Content-Language") == lang
+        r = server.get("/api/v1/skills?q=go", {"Accept-Language": "es"})
+        assert r.json() == []           # Go is in the English list only
+    finally:
+        server.stop()
