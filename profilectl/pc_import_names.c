@@ -9,7 +9,6 @@
 #include <apr_hash.h>
 #include <apr_lib.h>
 #include <apr_strings.h>
-#include <utf8proc.h>
 
 #include "pc_jr.h"
 
@@ -20,17 +19,10 @@
  * "hafenstrasse-logistik".  At most max bytes, cut at a '-'. */
 static const char *slug(const char *s, size_t max, apr_pool_t *p)
 {
-    utf8proc_uint8_t *folded = NULL;
-    const char *src = s;
+    const char *src = pc_jr_unaccent(s, p);
     char *out, *o;
     int dash = 0;
 
-    if (utf8proc_map((const utf8proc_uint8_t *)s, 0, &folded,
-                     UTF8PROC_NULLTERM | UTF8PROC_STABLE | UTF8PROC_COMPAT
-                     | UTF8PROC_DECOMPOSE | UTF8PROC_STRIPMARK
-                     | UTF8PROC_CASEFOLD) >= 0) {
-        src = (const char *)folded;
-    }
     out = o = apr_palloc(p, strlen(src) + 1);
     for (; *src; src++) {
         if (apr_isalnum(*src) && !(*src & 0x80)) {
@@ -45,7 +37,6 @@ static const char *slug(const char *s, size_t max, apr_pool_t *p)
         }
     }
     *o = '\0';
-    free(folded);
     if ((size_t)(o - out) > max) {
         out[max] = '\0';
         if ((o = strrchr(out, '-')) != NULL && o - out > (long)max / 2) {

@@ -5,6 +5,7 @@
  *
  *   pc_jr_common.c     the context of a command, its messages and output
  *   pc_jr_dates.c      JSON Resume dates and the periods of the data file
+ *   pc_jr_fold.c       text folded for comparison (utf8proc)
  *   pc_import_names.c  the ids and kinds the import makes
  *   pc_import_check.c  what the import reads of a document, and its checks
  *   pc_import_align.c  the entries of every language lined up
@@ -45,6 +46,10 @@ void pc_jr_note(jr_ctx_t *c, const char *msg);
 int pc_jr_write_json(jr_ctx_t *c, json_t *root, const char *out,
                      const char *const *inputs);
 const char *pc_jr_str(json_t *obj, const char *key);
+
+/* s case-folded, compatibility-decomposed and without accents (utf8proc),
+ * in p: "Ábril" -> "abril".  s itself when utf8proc cannot map it. */
+const char *pc_jr_unaccent(const char *s, apr_pool_t *p);
 void pc_jr_set_str(json_t *obj, const char *key, const char *s);
 /* The n items joined with sep. */
 const char *pc_jr_join(int n, const char **items, const char *sep,

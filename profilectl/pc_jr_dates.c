@@ -10,7 +10,6 @@
 
 #include <apr_lib.h>
 #include <apr_strings.h>
-#include <utf8proc.h>
 
 #include "pc_jr.h"
 
@@ -202,16 +201,9 @@ const char *pc_jr_format_period(const char *start, const char *end,
  * one space, none at either end. */
 static const char *fold(const char *s, apr_pool_t *p)
 {
-    utf8proc_uint8_t *folded = NULL;
+    const char *src = pc_jr_unaccent(s, p);
     char *out, *o;
-    const char *src = s;
 
-    if (utf8proc_map((const utf8proc_uint8_t *)s, 0, &folded,
-                     UTF8PROC_NULLTERM | UTF8PROC_STABLE | UTF8PROC_COMPAT
-                     | UTF8PROC_DECOMPOSE | UTF8PROC_STRIPMARK
-                     | UTF8PROC_CASEFOLD) >= 0) {
-        src = (const char *)folded;
-    }
     out = o = apr_palloc(p, strlen(src) + 1);
     for (; *src; src++) {
         if (apr_isspace(*src)) {
@@ -227,7 +219,6 @@ static const char *fold(const char *s, apr_pool_t *p)
         o--;
     }
     *o = '\0';
-    free(folded);
     return out;
 }
 
