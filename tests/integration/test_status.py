@@ -9,14 +9,14 @@
   since T because: <the error>", and stop saying it after a good reload;
   a file that never loaded says that it answers 503;
 * `apache2 -t -D DUMP_PROFILES` lists each API base with its virtual host,
-  data file, languages, record counts and effective directives.
+  data file, languages, record counts and effective directives;
+* every view, and the error log at each start, names the running
+  module's version (configure.ac's).
 """
 import calendar
 import json
 import os
 import re
-import shutil
-import subprocess
 import time
 
 import pytest
@@ -316,32 +316,6 @@ def test_server_status_page_has_an_escaped_section(site):
     assert "last good data since" not in page
 
 
-def documented_checks(port):
-    """The monitoring commands of docs/operations.md ("A monitoring check
-    that alerts on stale data") that need no jq, for this server."""
-    with open(os.path.join(h.SRCDIR, "docs", "operations.md")) as f:
-        doc = f.read()
-    cmds = [ln.strip() for ln in doc.splitlines()
-            if ln.startswith("    python3 -c 'import json")
-            or ln.startswith("    curl -fsS 'http://127.0.0.1/server-status")]
-    assert len(cmds) == 2, cmds
-    if shutil.which("curl") is None:
-        cmds = cmds[:1]
-    return [c.replace("http://127.0.0.1/", "http://127.0.0.1:%d/" % port)
-            for c in cmds]
-
-
-def run_checks(cmds):
-    """The exit status of each command, and what each printed."""
-    out = []
-    for c in cmds:
-        cp = subprocess.run(c, shell=True, capture_output=True, text=True,
-                            timeout=30)
-        assert not cp.stderr, (c, cp.stderr)
-        out.append((cp.returncode, cp.stdout))
-    return out
-
-
 # ------------------------------------------------ stale, then fresh again
 def _put(path, data, mtime):
     tmp = path + ".tmp"
@@ -368,8 +342,6 @@ def test_failed_reload_says_last_good_data_until_a_good_one(reloading):
     server = reloading
     good = status_json(server)["data"][0]
     good_size = os.path.getsize(server.path)
-    checks = documented_checks(server.port)
-    assert [rc for rc, _ in run_checks(checks)] == [0] * len(checks)
 
     with open(server.path, "w") as f:
         f.write('{"languages": ["en", "es"],\n')
@@ -400,9 +372,6 @@ def test_failed_reload_says_last_good_data_until_a_good_one(reloading):
     page = server.get("/server-status").body.decode("utf-8")
     assert "<b>serving last good data since %s because: %s" \
         % (since, server.path) in page
-    results = run_checks(checks)
-    assert [rc for rc, _ in results] == [1] * len(checks)
-    assert results[0][1] == f["message"] + "\n"
 
     # Still bad at the next reload: stale since the first failure.
     pu.restart(server, "HUP")
@@ -419,7 +388,6 @@ def test_failed_reload_says_last_good_data_until_a_good_one(reloading):
     assert f["loaded"]["mtime"] == _iso(h.DATA_MTIME + 100)
     assert f["onDisk"]["changed"] is False
     assert "ProfileData[0]Error" not in auto_lines(server)
-    assert [rc for rc, _ in run_checks(checks)] == [0] * len(checks)
     page = server.get("/server-status").body.decode("utf-8")
     assert "last good data" not in page.replace(
         "serving last good data, ", "")
