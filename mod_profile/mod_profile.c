@@ -324,6 +324,7 @@ static void register_hooks(apr_pool_t *p)
                            APR_HOOK_FIRST);
     ap_hook_handler(profile_handler, NULL, NULL, APR_HOOK_MIDDLE);
     profile_status_views_register_hooks(p);
+    profile_metrics_register_hooks(p);
 }
 
 module AP_MODULE_DECLARE_DATA profile_module = {

@@ -20,6 +20,7 @@
  *                         how it loaded, where each file is used
  *   mod_profile_status_views.c  server-status, the profile-status
  *                         handler, -D DUMP_PROFILES
+ *   mod_profile_metrics.c the profile-metrics handler (Prometheus)
  *
  * Glue only: everything that can be decided without httpd lives in the
  * pure core (profile_*.c).
@@ -38,6 +39,11 @@
 #include "profile_store.h"
 
 #define PROFILE_HANDLER "profile"
+/* The module's version, configure.ac's AC_INIT (Makefile.am passes it):
+ * shown by the status views, the metrics and the start-up line. */
+#ifndef PROFILE_VERSION
+#error "PROFILE_VERSION comes from configure.ac through Makefile.am"
+#endif
 #define PROFILE_LOGNO(n) "PROFILE" #n ": "
 /* Retry-After of the 503 answered while a data file has no good load. */
 #define PROFILE_RETRY_AFTER 60
@@ -164,6 +170,8 @@ int profile_file_unchanged(const profile_store_t *st, const char *st_build,
 
 /* mod_profile_status.c: the status model */
 #define PROFILE_STATUS_HANDLER "profile-status"
+/* Collection names as in the data file, by profile_coll_e. */
+extern const char *const profile_coll_names[PROFILE_COLL_COUNT];
 /* The running configuration's data files, sorted by path (NULL: none). */
 apr_array_header_t *profile_status_files(apr_pool_t *p);
 /* The model of those files (a new JSON object to json_decref()). */
@@ -179,5 +187,9 @@ apr_array_header_t *profile_status_sorted(apr_hash_t *files, apr_pool_t *p);
 
 /* mod_profile_status_views.c */
 void profile_status_views_register_hooks(apr_pool_t *p);
+
+/* mod_profile_metrics.c */
+#define PROFILE_METRICS_HANDLER "profile-metrics"
+void profile_metrics_register_hooks(apr_pool_t *p);
 
 #endif

@@ -174,13 +174,14 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
     /* Said at every restart, one line: the first problem and how many
      * more (configtest lists them). */
     d->error = opts.problems->nelts > 1
-               ? apr_psprintf(pconf, "%s (and %d more problems: apachectl "
-                              "configtest lists them)",
+               ? apr_psprintf(pconf, "%s (and %d more problem%s: "
+                              "apachectl configtest lists them)",
                               profile_data_problem_line(
                                   &APR_ARRAY_IDX(opts.problems, 0,
                                                  profile_data_problem_t),
                                   d->path, pconf),
-                              opts.problems->nelts - 1)
+                              opts.problems->nelts - 1,
+                              opts.problems->nelts == 2 ? "" : "s")
                : apr_pstrdup(pconf, err);
     if (np != NULL) {
         apr_pool_destroy(np);
@@ -293,6 +294,11 @@ int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
     if (ap_state_query(AP_SQ_MAIN_STATE) != AP_SQ_MS_CREATE_CONFIG) {
         return OK;
     }
+    /* Which version runs, once per start and restart (as httpd's own
+     * AH00163/AH00489 say its own), not in the Server header. */
+    ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PROFILE_LOGNO(0008)
+                 "mod_profile/%s loaded (configuration generation %d)",
+                 PROFILE_VERSION, gen);
     profile_module_build(build, sizeof(build), ptemp);
     for (hi = mc ? apr_hash_first(ptemp, mc->files) : NULL; hi;
          hi = apr_hash_next(hi)) {

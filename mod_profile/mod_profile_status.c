@@ -22,7 +22,7 @@
 #include "mod_profile.h"
 
 /* Collection names as in the data file, by profile_coll_e. */
-static const char *const coll_names[PROFILE_COLL_COUNT] = {
+const char *const profile_coll_names[PROFILE_COLL_COUNT] = {
     "skills", "experience", "education", "caseStudies", "metrics"
 };
 
@@ -168,7 +168,7 @@ static void store_json(json_t *o, const profile_store_t *st, apr_pool_t *p)
         json_array_append_new(langs, jstr(st->langs[l], p));
     }
     for (k = 0; k < PROFILE_COLL_COUNT; k++) {
-        set(recs, coll_names[k], json_integer(st->coll[k].nitems));
+        set(recs, profile_coll_names[k], json_integer(st->coll[k].nitems));
     }
     set(o, "languages", langs);
     set(o, "records", recs);
@@ -290,6 +290,7 @@ json_t *profile_status_model(server_rec *s, apr_pool_t *p)
         json_array_append_new(data, profile_status_file(d,
             profile_holder(s, d->path, 0), d->store, d->error, p));
     }
+    set(o, "version", json_string(PROFILE_VERSION));
     set(o, "generation", json_integer(ap_state_query(AP_SQ_CONFIG_GEN)));
     set(o, "files", json_integer(files ? files->nelts : 0));
     set(o, "fresh", json_integer(n[0]));

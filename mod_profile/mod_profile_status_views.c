@@ -81,7 +81,7 @@ typedef struct {
 } auto_key_t;
 
 static const auto_key_t auto_counts[] = {
-    {"Files", "files"}, {"Fresh", "fresh"}, {"Stale", "stale"},
+    {"ModuleVersion", "version"}, {"Files", "files"}, {"Fresh", "fresh"}, {"Stale", "stale"},
     {"Unavailable", "unavailable"}, {NULL, NULL}
 };
 static const auto_key_t auto_file[] = {
@@ -247,10 +247,13 @@ static int status_hook(request_rec *r, int flags)
         return OK;
     }
     data = json_object_get(m, "data");
-    ap_rputs("<hr />\n<h2>mod_profile</h2>\n", r);
-    ap_rprintf(r, "<p>%s data files: %s fresh, %s serving last good data, "
+    ap_rprintf(r, "<hr />\n<h2>mod_profile %s</h2>\n",
+               field(r, m, "version"));
+    ap_rprintf(r, "<p>%s data file%s: %s fresh, %s serving last good data, "
                "%s unavailable (configuration generation %s)</p>\n",
-               field(r, m, "files"), field(r, m, "fresh"),
+               field(r, m, "files"),
+               json_integer_value(json_object_get(m, "files")) == 1
+               ? "" : "s", field(r, m, "fresh"),
                field(r, m, "stale"), field(r, m, "unavailable"),
                field(r, m, "generation"));
     for (i = 0; i < json_array_size(data); i++) {
@@ -357,7 +360,8 @@ static void status_test_config(apr_pool_t *pconf, server_rec *s)
     apr_pool_create(&p, pconf);
     files = profile_status_sorted(mc ? mc->files : NULL, p);
     opts.max_size = mc ? mc->max_data_size : 0;
-    apr_file_printf(out, "Profile APIs (mod_profile):\n");
+    apr_file_printf(out, "Profile APIs (mod_profile %s):\n",
+                    PROFILE_VERSION);
     for (i = 0; i < files->nelts; i++) {
         const profile_data_t *d = APR_ARRAY_IDX(files, i, profile_data_t *);
         profile_store_t *st = NULL;

@@ -9,6 +9,7 @@ for f in $(find mod_profile profilectl tests bench scripts httpd-conf data contr
                -o -name '*.sh' -o -name '*.lua' -o -name '*.js' \
                -o -name '*.conf' -o -name '*.load' -o -name '*.in' \
                -o -name '*.1' -o -name '*.vcl' -o -name 'install-deps' \
+               -o -path 'contrib/monitoring/*' \
                -o -name 'run' \) \
                -not -path 'tests/schemas/oas-3.1/*' \
                -not -path 'tests/fuzz/corpus/*' -not -path '*/.libs/*' \
