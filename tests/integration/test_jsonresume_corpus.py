@@ -53,6 +53,10 @@ REFUSED = {
     "33-fresh-format.fr": (1, '$.employment: JSON Resume calls this "work"'),
     "34-custom-format-month-abbrev.pt": (
         1, '$.workExperience: JSON Resume calls this "work"; rename it'),
+    "35-jsonc-comments-trailing-commas.fr": (
+        2, '35-jsonc-comments-trailing-commas.fr.json:11:5: invalid JSON: '),
+    "36-custom-format-zhijin.zh": (1, '$.contact: JSON Resume calls this '
+                                   '"basics"; rename it'),
 }
 
 # What the import maps (docs/jsonresume.md), older names included.
