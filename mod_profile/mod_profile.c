@@ -18,6 +18,7 @@
 #include "http_request.h"
 #include "ap_mmn.h"
 #include "util_filter.h"
+#include "util_time.h"
 
 #include <apr_atomic.h>
 #include <apr_date.h>
@@ -46,30 +47,17 @@ static int apply_header(void *rv, const char *key, const char *val)
     return 1;
 }
 
-/* A request note for the access log (LogFormat %{NAME}n), and the same
- * as a variable of the request's environment (CustomLog env=NAME,
- * expr=reqenv('NAME')); unset where `val` is NULL. */
-static void note(request_rec *r, const char *name, const char *val)
-{
-    if (val != NULL) {
-        apr_table_setn(r->notes, name, val);
-        apr_table_setn(r->subprocess_env, name, val);
-    }
-}
-
 /* What the answer was, for the access log (docs/operations.md, "The
  * access log"): the language and coding served, the route, and whether
  * the data is the last good load of a file that failed to load since. */
 static void note_answer(request_rec *r, const profile_response_t *resp,
                         const profile_data_t *data)
 {
-    note(r, "profile-lang", apr_table_get(resp->headers,
-                                          "Content-Language"));
-    note(r, "profile-route", resp->route);
-    note(r, "profile-coding", resp->content_encoding
-                              ? resp->content_encoding : "identity");
-    note(r, "profile-stale", data == NULL || data->store == NULL ? NULL
-                             : data->stale ? "1" : "0");
+    profile_notes_set(r, apr_table_get(resp->headers, "Content-Language"),
+                      resp->route, resp->content_encoding
+                                   ? resp->content_encoding : "identity",
+                      data == NULL || data->store == NULL ? NULL
+                      : data->stale ? "1" : "0");
 }
 
 static int send_answer(request_rec *r, const profile_response_t *resp,
@@ -80,7 +68,9 @@ static int send_answer(request_rec *r, const profile_response_t *resp,
     const char *from = resp->body;
 
     note_answer(r, resp, data);
-    apr_table_do(apply_header, r, resp->headers, NULL);
+    if (resp->headers != r->headers_out) {
+        apr_table_do(apply_header, r, resp->headers, NULL);
+    }
     /* The header fields above are the whole truth: nothing another
      * module derived from the file name (mod_mime, by its extensions:
      * an {id} may hold a dot) may replace them. */
@@ -145,8 +135,10 @@ static void apply_conditions(request_rec *r, profile_response_t *resp,
         cond_of(ap_condition_if_unmodified_since(r, r->headers_out));
     c.if_none_match = cond_of(ap_condition_if_none_match(r, r->headers_out));
     c.if_modified_since = apr_table_get(r->headers_in, "If-Modified-Since");
-    c.last_modified = apr_date_parse_http(apr_table_get(r->headers_out,
-                                                        "Last-Modified"));
+    /* Read only beside If-Modified-Since. */
+    c.last_modified = c.if_modified_since == NULL ? 0
+                      : apr_date_parse_http(apr_table_get(r->headers_out,
+                                                          "Last-Modified"));
     profile_api_conditions(resp, site, req, &c, r->pool);
     if (resp->status == HTTP_PRECONDITION_FAILED) {
         apr_table_unset(r->headers_out, "ETag");
@@ -217,6 +209,12 @@ static int profile_handler(request_rec *r)
     /* The instant of httpd's Date field. */
     req.now = r->request_time;
     req.http10 = r->proto_num < HTTP_VERSION(1, 1);
+    /* Usually nothing has set a field of the answer yet: the core then
+     * writes its fields straight into headers_out, not into a table of
+     * its own copied there by send_answer(). */
+    req.headers = apr_is_empty_table(r->headers_out) ? r->headers_out : NULL;
+    /* httpd's cache of formatted dates, by the second (as for Date). */
+    req.date = ap_recent_rfc822_date;
 
     base = profile_api_base(conf);
     req.path = base != NULL ? profile_below(r->uri, base) : NULL;
@@ -283,8 +281,12 @@ static int profile_translate_name(request_rec *r)
         ap_set_module_config(r->request_config, &profile_module, conf);
         /* What %f logs and what mod_rewrite's rules in the section
          * match: "profile:/api/v1/skills". */
-        r->filename = apr_pstrcat(r->pool, PROFILE_HANDLER ":", r->uri,
-                                  NULL);
+        apr_size_t len = strlen(r->uri);
+        char *f = apr_palloc(r->pool, sizeof(PROFILE_HANDLER ":") + len);
+
+        memcpy(f, PROFILE_HANDLER ":", sizeof(PROFILE_HANDLER ":") - 1);
+        memcpy(f + sizeof(PROFILE_HANDLER ":") - 1, r->uri, len + 1);
+        r->filename = f;
         return OK;
     }
     return DECLINED;
@@ -311,6 +313,7 @@ static int profile_post_config(apr_pool_t *pconf, apr_pool_t *plog,
                                apr_pool_t *ptemp, server_rec *s)
 {
     (void)plog;
+    profile_notes_configure();
     return profile_reload_post_config(pconf, ptemp, s);
 }
 

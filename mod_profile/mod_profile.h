@@ -180,4 +180,10 @@ apr_array_header_t *profile_status_sorted(apr_hash_t *files, apr_pool_t *p);
 /* mod_profile_status_views.c */
 void profile_status_views_register_hooks(apr_pool_t *p);
 
+/* mod_profile_notes.c: the access log's notes (and variables, where the
+ * configuration reads them; decided once the configuration is read). */
+void profile_notes_configure(void);
+void profile_notes_set(request_rec *r, const char *lang, const char *route,
+                       const char *coding, const char *stale);
+
 #endif

@@ -73,22 +73,23 @@ static void begin_response(profile_response_t *resp,
     resp->route = NULL;
     resp->etag = NULL;
     resp->conditional = 0;
-    resp->headers = apr_table_make(p, 12);
+    /* The fields are new to the table: added, not looked for first. */
+    resp->headers = req->headers ? req->headers : apr_table_make(p, 12);
     resp->lang = site->store
                  ? profile_lang_choose(req->accept_language,
                                        site->store->langs,
                                        site->store->nlangs)
                  : 0;
-    apr_table_setn(resp->headers, "Content-Language",
+    apr_table_addn(resp->headers, "Content-Language",
                    lang_name(site, resp->lang));
-    apr_table_setn(resp->headers, "X-Content-Type-Options", "nosniff");
+    apr_table_addn(resp->headers, "X-Content-Type-Options", "nosniff");
     by_origin = profile_cors_apply(resp->headers, site->origins, req->origin,
                                    preflight);
     /* Every response varies by Accept-Encoding: with precompression
      * because of it, without because mod_deflate or mod_brotli may
      * compress the 200 but never mark the 304 (caches take a 304's
      * fields over the stored ones). */
-    apr_table_setn(resp->headers, "Vary", by_origin
+    apr_table_addn(resp->headers, "Vary", by_origin
                    ? "Accept-Language, Accept-Encoding, Origin"
                    : "Accept-Language, Accept-Encoding");
 }
@@ -109,11 +110,14 @@ static void cacheable(profile_response_t *resp, const profile_site_t *site,
     apr_time_t until = req->http10 ? req->now
                        : req->now + apr_time_from_sec(site->max_age);
 
-    apr_table_setn(resp->headers, "Cache-Control", site->cache_control
+    /* Called once per answer, before any other Cache-Control or
+     * Expires: added. */
+    apr_table_addn(resp->headers, "Cache-Control", site->cache_control
                    ? site->cache_control
                    : apr_psprintf(p, "public, max-age=%d", site->max_age));
-    if (apr_rfc822_date(expires, until) == APR_SUCCESS) {
-        apr_table_setn(resp->headers, "Expires", expires);
+    if ((req->date ? req->date : apr_rfc822_date)(expires, until)
+        == APR_SUCCESS) {
+        apr_table_addn(resp->headers, "Expires", expires);
     }
 }
 
@@ -254,7 +258,7 @@ void profile_api_answer(profile_response_t *resp, const profile_site_t *site,
     }
     if (req->method == PROFILE_M_OPTIONS) {
         /* A preflight must never fail because a record does not exist. */
-        apr_table_setn(resp->headers, "Allow", ALLOW);
+        apr_table_addn(resp->headers, "Allow", ALLOW);
         cacheable(resp, site, req, p);
         return;
     }

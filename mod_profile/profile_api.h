@@ -51,6 +51,12 @@ typedef struct {
     apr_time_t now;             /* when the request arrived (Expires) */
     int http10;                 /* an HTTP/1.0 request: its caches ignore
                                  * Vary, so Expires is `now` (§5) */
+    apr_table_t *headers;       /* the table the answer's fields go to;
+                                 * it must hold none of them (an empty
+                                 * table).  NULL: a new one */
+    apr_status_t (*date)(char *out, apr_time_t t);
+                                /* writes an HTTP date (Expires), as
+                                 * apr_rfc822_date(); NULL: that one */
 } profile_request_t;
 
 typedef struct {

@@ -9,7 +9,8 @@
 
 #include <apr_tables.h>
 
-/* Adds to `headers` the CORS fields for a response to a request from
+/* Adds to `headers`, which holds none of them, the CORS fields for a
+ * response to a request from
  * `origin` (NULL when absent).  `origins` lists the allowed origins, or is
  * NULL for "*".  A preflight (OPTIONS with Origin and
  * Access-Control-Request-Method) gets the Allow-Methods/-Headers/Max-Age
