@@ -19,6 +19,7 @@
 #include "ap_mmn.h"
 #include "util_filter.h"
 #include "util_time.h"
+#include "mod_core.h"
 
 #include <apr_atomic.h>
 #include <apr_date.h>
@@ -53,11 +54,25 @@ static int apply_header(void *rv, const char *key, const char *val)
 static void note_answer(request_rec *r, const profile_response_t *resp,
                         const profile_data_t *data)
 {
-    profile_notes_set(r, apr_table_get(resp->headers, "Content-Language"),
+    profile_notes_set(r, resp->language,
                       resp->route, resp->content_encoding
                                    ? resp->content_encoding : "identity",
                       data == NULL || data->store == NULL ? NULL
                       : data->stale ? "1" : "0");
+}
+
+/* ap_remove_output_filter_byhandle(r->output_filters, "BYTERANGE")
+ * without looking the name up at every request. */
+static void remove_byterange(request_rec *r)
+{
+    ap_filter_t *f;
+
+    for (f = r->output_filters; f != NULL; f = f->next) {
+        if (f->frec == ap_byterange_filter_handle) {
+            ap_remove_output_filter(f);
+            return;
+        }
+    }
 }
 
 static int send_answer(request_rec *r, const profile_response_t *resp,
@@ -80,7 +95,7 @@ static int send_answer(request_rec *r, const profile_response_t *resp,
     r->status = resp->status;
     /* Every answer is whole (the specification's "all success responses
      * are 200"): no byte ranges, so no 206 and no 416. */
-    ap_remove_output_filter_byhandle(r->output_filters, "BYTERANGE");
+    remove_byterange(r);
     /* In the table, Content-Encoding stays on a 304 too, and tells
      * mod_deflate and mod_brotli that the body is already coded. */
     if (resp->content_encoding != NULL) {
@@ -118,13 +133,21 @@ static profile_cond_e cond_of(ap_condition_e c)
  * request's conditions against them (the core decides what follows). */
 static void apply_conditions(request_rec *r, profile_response_t *resp,
                              const profile_site_t *site,
-                             const profile_request_t *req)
+                             const profile_request_t *req,
+                             const char *last_modified)
 {
     profile_conds_t c;
 
     apr_table_setn(r->headers_out, "ETag", resp->etag);
     ap_update_mtime(r, site->store->mtime);
-    ap_set_last_modified(r);
+    if (last_modified != NULL && r->mtime == site->store->mtime
+        && r->mtime < r->request_time && !r->assbackwards) {
+        /* What ap_set_last_modified() would write, formatted at load. */
+        apr_table_setn(r->headers_out, "Last-Modified", last_modified);
+    }
+    else {
+        ap_set_last_modified(r);
+    }
     /* Not for an ErrorDocument's internal redirect (as
      * ap_meets_conditions()). */
     if (r->no_local_copy) {
@@ -204,8 +227,11 @@ static int profile_handler(request_rec *r)
     req.accept = apr_table_get(r->headers_in, "Accept");
     req.accept_encoding = apr_table_get(r->headers_in, "Accept-Encoding");
     req.origin = apr_table_get(r->headers_in, "Origin");
-    req.acr_method = apr_table_get(r->headers_in,
-                                   "Access-Control-Request-Method");
+    /* Read only in a preflight. */
+    req.acr_method = req.method == PROFILE_M_OPTIONS && req.origin != NULL
+                     ? apr_table_get(r->headers_in,
+                                     "Access-Control-Request-Method")
+                     : NULL;
     /* The instant of httpd's Date field. */
     req.now = r->request_time;
     req.http10 = r->proto_num < HTTP_VERSION(1, 1);
@@ -230,7 +256,7 @@ static int profile_handler(request_rec *r)
 
     profile_api_answer(&resp, &site, &req, r->pool);
     if (resp.conditional) {
-        apply_conditions(r, &resp, &site, &req);
+        apply_conditions(r, &resp, &site, &req, conf->data->last_modified);
     }
     if (APLOGrdebug(r)) {
         ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, PROFILE_LOGNO(0002)

@@ -57,6 +57,7 @@ typedef struct {
                                      * applies ("line N of F"); NULL: keep */
     apr_array_header_t *uses;       /* profile_use_t *: where it is named */
     apr_array_header_t *apis;       /* profile_api_t *: where it is served */
+    const char *last_modified;      /* store->mtime as an HTTP date */
 } profile_data_t;
 
 typedef struct {

@@ -80,8 +80,8 @@ static void begin_response(profile_response_t *resp,
                                        site->store->langs,
                                        site->store->nlangs)
                  : 0;
-    apr_table_addn(resp->headers, "Content-Language",
-                   lang_name(site, resp->lang));
+    resp->language = lang_name(site, resp->lang);
+    apr_table_addn(resp->headers, "Content-Language", resp->language);
     apr_table_addn(resp->headers, "X-Content-Type-Options", "nosniff");
     by_origin = profile_cors_apply(resp->headers, site->origins, req->origin,
                                    preflight);
@@ -170,8 +170,8 @@ static void answer_problem(profile_response_t *resp,
                                                          : JSON_TYPE;
     apr_table_setn(resp->headers, "Cache-Control", "no-store");
     apr_table_unset(resp->headers, "Expires");
-    apr_table_setn(resp->headers, "Content-Language",
-                   profile_problem_lang(lang_name(site, resp->lang)));
+    resp->language = profile_problem_lang(lang_name(site, resp->lang));
+    apr_table_setn(resp->headers, "Content-Language", resp->language);
     apr_table_mergen(resp->headers, "Vary", "Accept");
     apr_table_unset(resp->headers, "Allow");
     if (status == 405) {
@@ -402,6 +402,7 @@ void profile_api_unavailable(profile_response_t *resp,
         /* A preflight answered 503 is a CORS failure: the page would
          * never see the 503 its real request gets. */
         profile_api_answer(resp, &none, req, p);
+        resp->language = lang;
         apr_table_setn(resp->headers, "Content-Language", lang);
         return;
     }
@@ -409,6 +410,7 @@ void profile_api_unavailable(profile_response_t *resp,
     body = profile_problem_render(&len, 503, PROFILE_MSG_UNAVAILABLE, NULL,
                                   lang, p);
     answer_problem(resp, &none, req, 503, body, len);
+    resp->language = lang;
     apr_table_setn(resp->headers, "Content-Language", lang);
     apr_table_setn(resp->headers, "Retry-After",
                    apr_itoa(p, retry_after));

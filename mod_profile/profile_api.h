@@ -67,6 +67,7 @@ typedef struct {
     apr_size_t len;
     int stored;                 /* body lives as long as the store */
     const char *content_encoding; /* "gzip", "br"; NULL: identity */
+    const char *language;       /* the Content-Language field's value */
     const char *route;          /* the route's template ("/skills",
                                  * "/experience/{id}"); NULL: no route */
     const char *etag;           /* set on 200 GET/HEAD */
