@@ -61,6 +61,34 @@ static void note_answer(request_rec *r, const profile_response_t *resp,
                       : data->stale ? "1" : "0");
 }
 
+/* An HTTP date (Expires): the last one this thread wrote when it names
+ * the same second, else from httpd's cache of exploded times, by the
+ * second (as for Date). */
+#if defined(__GNUC__)
+static __thread apr_time_t last_sec = -1;
+static __thread char last_date[APR_RFC822_DATE_LEN];
+#endif
+
+static apr_status_t recent_date(char *out, apr_time_t t)
+{
+#if defined(__GNUC__)
+    apr_status_t rv;
+
+    if (apr_time_sec(t) == last_sec) {
+        memcpy(out, last_date, APR_RFC822_DATE_LEN);
+        return APR_SUCCESS;
+    }
+    rv = ap_recent_rfc822_date(out, t);
+    if (rv == APR_SUCCESS) {
+        memcpy(last_date, out, APR_RFC822_DATE_LEN);
+        last_sec = apr_time_sec(t);
+    }
+    return rv;
+#else
+    return ap_recent_rfc822_date(out, t);
+#endif
+}
+
 /* ap_remove_output_filter_byhandle(r->output_filters, "BYTERANGE")
  * without looking the name up at every request. */
 static void remove_byterange(request_rec *r)
@@ -224,7 +252,9 @@ static int profile_handler(request_rec *r)
     req.uri = r->uri;
     req.args = r->args;
     req.accept_language = apr_table_get(r->headers_in, "Accept-Language");
-    req.accept = apr_table_get(r->headers_in, "Accept");
+    /* Accept is read by error answers only (from fields). */
+    req.accept = NULL;
+    req.fields = r->headers_in;
     req.accept_encoding = apr_table_get(r->headers_in, "Accept-Encoding");
     req.origin = apr_table_get(r->headers_in, "Origin");
     /* Read only in a preflight. */
@@ -239,8 +269,7 @@ static int profile_handler(request_rec *r)
      * writes its fields straight into headers_out, not into a table of
      * its own copied there by send_answer(). */
     req.headers = apr_is_empty_table(r->headers_out) ? r->headers_out : NULL;
-    /* httpd's cache of formatted dates, by the second (as for Date). */
-    req.date = ap_recent_rfc822_date;
+    req.date = recent_date;
 
     base = profile_api_base(conf);
     req.path = base != NULL ? profile_below(r->uri, base) : NULL;

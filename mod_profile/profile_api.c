@@ -166,8 +166,11 @@ static void answer_problem(profile_response_t *resp,
     resp->content_encoding = NULL;
     resp->etag = NULL;
     resp->conditional = 0;
-    resp->content_type = wants_problem_json(req->accept) ? PROBLEM_TYPE
-                                                         : JSON_TYPE;
+    resp->content_type = wants_problem_json(
+                             req->accept != NULL || req->fields == NULL
+                             ? req->accept
+                             : apr_table_get(req->fields, "Accept"))
+                         ? PROBLEM_TYPE : JSON_TYPE;
     apr_table_setn(resp->headers, "Cache-Control", "no-store");
     apr_table_unset(resp->headers, "Expires");
     resp->language = profile_problem_lang(lang_name(site, resp->lang));

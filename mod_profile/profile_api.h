@@ -44,13 +44,16 @@ typedef struct {
                                  * NULL when the URL is not below it */
     const char *args;           /* the raw query; NULL without "?" */
     const char *accept_language;
-    const char *accept;
+    const char *accept;         /* NULL: read from `fields`, if given */
     const char *accept_encoding;
     const char *origin;
     const char *acr_method;     /* Access-Control-Request-Method */
     apr_time_t now;             /* when the request arrived (Expires) */
     int http10;                 /* an HTTP/1.0 request: its caches ignore
                                  * Vary, so Expires is `now` (§5) */
+    const apr_table_t *fields;  /* the request's header fields, for those
+                                 * read only by some answers (Accept, by
+                                 * errors); NULL: none */
     apr_table_t *headers;       /* the table the answer's fields go to;
                                  * it must hold none of them (an empty
                                  * table).  NULL: a new one */
