@@ -278,7 +278,10 @@ void profile_api_answer(profile_response_t *resp, const profile_site_t *site,
         answer_problem(resp, site, req, 405, text, len);
         return;
     }
-    if (profile_query_parse(&q, req->args, rt.param, p) != APR_SUCCESS) {
+    q.value = NULL;                 /* no query: nothing to parse */
+    q.value_len = 0;
+    if (req->args != NULL
+        && profile_query_parse(&q, req->args, rt.param, p) != APR_SUCCESS) {
         text = profile_problem_render_query(&len, q.problems, rt.param,
                                             lang_name(site, resp->lang), p);
         answer_problem(resp, site, req, 400, text, len);
