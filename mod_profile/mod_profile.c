@@ -165,6 +165,7 @@ static void apply_conditions(request_rec *r, profile_response_t *resp,
                              const char *last_modified)
 {
     profile_conds_t c;
+    const char *inm;
 
     apr_table_setn(r->headers_out, "ETag", resp->etag);
     ap_update_mtime(r, site->store->mtime);
@@ -184,7 +185,13 @@ static void apply_conditions(request_rec *r, profile_response_t *resp,
     c.if_match = cond_of(ap_condition_if_match(r, r->headers_out));
     c.if_unmodified_since =
         cond_of(ap_condition_if_unmodified_since(r, r->headers_out));
-    c.if_none_match = cond_of(ap_condition_if_none_match(r, r->headers_out));
+    inm = apr_table_get(r->headers_in, "If-None-Match");
+    /* A client revalidating sends the ETag it got, alone: httpd's weak
+     * comparison (on GET and HEAD) matches it, without parsing a list. */
+    c.if_none_match = inm == NULL ? PROFILE_COND_NONE
+                      : r->method_number == M_GET
+                        && strcmp(inm, resp->etag) == 0 ? PROFILE_COND_WEAK
+                      : cond_of(ap_condition_if_none_match(r, r->headers_out));
     c.if_modified_since = apr_table_get(r->headers_in, "If-Modified-Since");
     /* Read only beside If-Modified-Since. */
     c.last_modified = c.if_modified_since == NULL ? 0
