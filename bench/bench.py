@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """mod_profile benchmark: the module against the same bytes served as
-static files and against a constant-string handler (the ceiling), side by
-side in one run.
+static files, by a constant-string handler (the ceiling) and from
+httpd's quick_handler (the floor), side by side in one run.
 
     bench/bench.py [--rounds N] [--seconds S] [--connections C]
-                   [--out FILE] [--quick] [--no-big]
+                   [--out FILE] [--quick] [--no-big] [--instructions-only]
 
 Needs: the built module (MODULE, default mod_profile/.libs/mod_profile.so),
 Debian's apache2 and apxs, wrk, taskset.  `make bench` runs it.
@@ -19,11 +19,15 @@ MPM (event, one child, pinned to CPU 0):
      (compressed scenarios: the identity file compressed per request by
      mod_deflate / mod_brotli, the usual alternative),
   C  the ceiling: bench/mod_bench_const.c writing A's exact bytes and
-     header fields, read at start-up.
-wrk (pinned to CPU 1) loads A, B, C in alternating rounds (A B C A B C ...)
-of S seconds.  Reported per scenario: requests/s median (min-max), p50/p99
-latency, server CPU time per request (utime+stime of the server processes
-from /proc), and the medians of the per-round ratios A/C and A/B.
+     header fields, read at start-up,
+  D  the floor: bench/mod_bench_floor.c writing A's exact bytes and every
+     header field of A's from quick_handler, skipping every later phase.
+wrk (pinned to CPU 1) loads A, B, C, D in alternating rounds (A B C D A B
+C D ...) of S seconds.  Reported per scenario: requests/s median
+(min-max), p50/p99 latency, server CPU time per request (utime+stime of
+the server processes from /proc), and the medians of the per-round ratios
+A/C, A/B and A/D.  Then instructions per request under callgrind, per
+server and scenario (also HEAD and OPTIONS, which wrk does not send).
 
 A last part loads a generated ~10 MB data file (bench/gen-bigdata.py):
 start-up and graceful-reload times, the servers' memory with it, filter
@@ -75,8 +79,9 @@ def log(*a):
 # ------------------------------------------------------------ scenarios
 class Scenario:
     def __init__(self, name, path, headers=None, kind="plain",
-                 ae=None, close=False):
+                 ae=None, close=False, method="GET"):
         self.name = name
+        self.method = method                # GET; HEAD, OPTIONS: callgrind
         self.path = path                    # below BASE, with query
         self.headers = dict(headers or {})
         if ae:
@@ -104,6 +109,7 @@ def scenarios(sample, quick):
                         {"Accept-Language": "es"}, "filtered"))
     out.append(Scenario("/experience 304 es", "/experience",
                         {"Accept-Language": "es"}, "304"))
+    out += method_scenarios()
     out.append(Scenario("/profile en Connection: close", "/profile",
                         {"Accept-Language": "en"}, close=True))
     for enc in ("gzip", "br"):
@@ -112,6 +118,21 @@ def scenarios(sample, quick):
             out.append(Scenario("%s en %s" % (route, enc), route,
                                 {"Accept-Language": "en"}, "coded", ae=enc))
     return out
+
+
+def method_scenarios():
+    """HEAD and OPTIONS (not a preflight) of /profile: counted under
+    callgrind only (wrk sends GET; it cannot read an answer to HEAD)."""
+    return [Scenario("HEAD /profile en", "/profile",
+                     {"Accept-Language": "en"}, "head", method="HEAD"),
+            Scenario("OPTIONS /profile en", "/profile",
+                     {"Accept-Language": "en"}, "options",
+                     method="OPTIONS")]
+
+
+def timed(sc):
+    """Whether wrk measures the scenario (it sends only GET)."""
+    return sc.method == "GET"
 
 
 # ---------------------------------------------------------------- httpd
@@ -267,7 +288,7 @@ def profile_location(data, extra=""):
 def fetch(port, sc, extra=None):
     headers = dict(sc.headers)
     headers.update(extra or {})
-    return hh.request(port, "GET", BASE + sc.path, headers)
+    return hh.request(port, sc.method, BASE + sc.path, headers)
 
 
 def build_ceiling_module(work):
@@ -281,6 +302,61 @@ def build_ceiling_module(work):
         raise SystemExit("apxs could not build the ceiling module:\n"
                          + cp.stdout + cp.stderr)
     return so
+
+
+# The floor (D): every field of A's answer but those httpd adds itself.
+HTTPD_OWN = {"date", "server", "content-length", "connection",
+             "keep-alive"}
+
+
+def build_floor_module(work):
+    d = os.path.join(work, "floor-build")
+    os.makedirs(d)
+    shutil.copy(os.path.join(HERE, "mod_bench_floor.c"), d)
+    cp = subprocess.run([APXS, "-c", "mod_bench_floor.c"], cwd=d,
+                        capture_output=True, text=True)
+    so = os.path.join(d, ".libs", "mod_bench_floor.so")
+    if cp.returncode != 0 or not os.path.exists(so):
+        raise SystemExit("apxs could not build the floor module:\n"
+                         + cp.stdout + cp.stderr)
+    return so
+
+
+def configure_floor(work, a, scs, floor_so):
+    """D's configuration, after configure_static_and_ceiling() (which
+    recorded A's answers and bodies): at C's URL, A's status, bytes and
+    every header field of A's answer (Expires as A sent it then)."""
+    body = ["LoadModule bench_floor_module %s\n" % floor_so]
+    for i, sc in enumerate(scs):
+        r = fetch(a.port, sc)
+        hdr_file = os.path.join(work, "f%02d.headers" % i)
+        with open(hdr_file, "w") as f:
+            for name, value in r.headers:
+                if name.lower() not in HTTPD_OWN:
+                    f.write("%s: %s\n" % (name, value))
+        body_file = os.path.join(work, "s%02d.body" % i)
+        body.append('BenchFloor "%s" %d "%s"%s\n' % (
+            sc.url["C"], sc.expect_status, hdr_file,
+            ' "%s"' % body_file if sc.expect_status == 200 else ""))
+        sc.url["D"] = sc.url["C"]
+    return "".join(body)
+
+
+def check_floor(a, d, scs):
+    """D answers as A does: status, body and every field (Date and
+    Expires, which name the time, only present alike)."""
+    for sc in scs:
+        ra = fetch(a.port, sc)
+        rd = hh.request(d.port, sc.method, sc.url["D"], sc.headers)
+        assert rd.status == ra.status, ("D", sc.name, rd.status)
+        assert rd.body == ra.body, ("D", sc.name)
+
+        def fields(resp):
+            return sorted((k.lower(), "" if k.lower() in ("date", "expires")
+                           else v) for k, v in resp.headers
+                          if k.lower() not in ("connection", "keep-alive"))
+        assert fields(rd) == fields(ra), ("D", sc.name, fields(rd),
+                                          fields(ra))
 
 
 def header_lines(resp):
@@ -322,7 +398,8 @@ def configure_static_and_ceiling(work, a, scs, ceiling_so):
         with open(hdr_file, "w") as f:
             f.write(header_lines(r))
         with open(body_file, "wb") as f:
-            f.write(r.body)
+            f.write(fetch(a.port, Scenario("body", sc.path, sc.headers)).body
+                    if sc.method == "HEAD" else r.body)
         url = "/s%02d%s" % (i, BASE + sc.path.split("?")[0])
         sc.url = {"A": BASE + sc.path,
                   "B": url + ("?" + sc.path.split("?", 1)[1]
@@ -333,7 +410,7 @@ def configure_static_and_ceiling(work, a, scs, ceiling_so):
             '    SetHandler bench-const\n    BenchConst %d "%s"%s\n'
             '</Location>\n' % (url, want, hdr_file,
                                ' "%s"' % body_file if want == 200 else ""))
-        if sc.kind == "304":
+        if sc.kind in ("304", "head", "options"):
             continue                # static files cannot answer this 304
         # B: the file at the same path, with A's fields added.
         path = os.path.join(b_root, "htdocs", url.lstrip("/"))
@@ -448,22 +525,23 @@ def machine_line():
 def main_table(scs, results, args):
     out = []
     out.append("| scenario | server | req/s median (min-max) | p50 ms | "
-               "p99 ms | CPU us/req | A/C | A/B |")
-    out.append("|---|---|---|---|---|---|---|---|")
+               "p99 ms | CPU us/req | A/C | A/B | A/D |")
+    out.append("|---|---|---|---|---|---|---|---|---|")
     for sc in scs:
         res = results[sc.slug]
         ratios = {}
-        for other in ("C", "B"):
+        for other in ("C", "B", "D"):
             rs = [a["rps"] / o["rps"] for a, o in zip(res["A"], res[other])
                   if o["rps"] > 0]
             ratios[other] = med(rs)
-        for srv in ("A", "B", "C"):
+        for srv in ("A", "B", "C", "D"):
             rounds = res[srv]
             if not rounds:
                 continue
             rps = [x["rps"] for x in rounds]
             cpu = [x["cpu_us"] for x in rounds]
-            out.append("| %s | %s | %s (%s-%s) | %s | %s | %s | %s | %s |" % (
+            out.append("| %s | %s | %s (%s-%s) | %s | %s | %s | %s | %s "
+                       "| %s |" % (
                 sc.name if srv == "A" else "", srv_name(srv, sc),
                 fmt(med(rps), ".0f"), fmt(min(rps), ".0f"),
                 fmt(max(rps), ".0f"),
@@ -471,7 +549,8 @@ def main_table(scs, results, args):
                 fmt(med(x["p99"] for x in rounds), ".2f"),
                 fmt(med(cpu), ".1f"),
                 fmt(ratios["C"], ".3f") if srv == "A" else "",
-                fmt(ratios["B"], ".3f") if srv == "A" else ""))
+                fmt(ratios["B"], ".3f") if srv == "A" else "",
+                fmt(ratios["D"], ".3f") if srv == "A" else ""))
     return "\n".join(out)
 
 
@@ -480,25 +559,28 @@ def srv_name(srv, sc):
         return "mod_profile"
     if srv == "C":
         return "ceiling"
+    if srv == "D":
+        return "floor"
     if sc.kind == "coded":
         return "static+%s" % ("mod_deflate" if sc.ae == "gzip"
                               else "mod_brotli")
     return "static"
 
 
-def cpu_ratio(res):
-    rs = [a["cpu_us"] / c["cpu_us"] for a, c in zip(res["A"], res["C"])
+def cpu_ratio(res, other="C"):
+    rs = [a["cpu_us"] / c["cpu_us"] for a, c in zip(res["A"], res[other])
           if c["cpu_us"]]
     return med(rs)
 
 
 # ------------------------------------------------- instruction counts
-def send_requests(port, target, headers, n, close):
+def send_requests(port, target, headers, n, close, method="GET"):
     """n requests, sequential, on one keep-alive connection (or one
     connection each)."""
     hdrs = "".join("%s: %s\r\n" % kv for kv in headers.items())
-    req = ("GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\n%s%s\r\n" % (
-        target, hdrs, "Connection: close\r\n" if close else "")).encode()
+    req = ("%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\n%s%s\r\n" % (
+        method, target, hdrs,
+        "Connection: close\r\n" if close else "")).encode()
     sock, buf = None, b""
     for _ in range(n):
         if sock is None:
@@ -514,7 +596,8 @@ def send_requests(port, target, headers, n, close):
         length = 0
         for line in head.split(b"\r\n")[1:]:
             name, _, value = line.partition(b":")
-            if name.strip().lower() == b"content-length":
+            if (name.strip().lower() == b"content-length"
+                    and method != "HEAD"):
                 length = int(value)
         while len(rest) < length:
             rest += sock.recv(65536)
@@ -598,13 +681,13 @@ def instructions(server, scs, which, n):
                                      % server.name)
                 time.sleep(0.5)
         for sc in scs:
-            if which == "B" and sc.kind == "304":
+            if which == "B" and sc.kind in ("304", "head", "options"):
                 continue
             send_requests(server.port, sc.url[which], sc.headers, 20,
-                          sc.close)
+                          sc.close, sc.method)
             control(valgrind_pid(proc.pid), "--zero", server.port)
             send_requests(server.port, sc.url[which], sc.headers, n,
-                          sc.close)
+                          sc.close, sc.method)
             before = set(os.listdir(cgdir))
             control(valgrind_pid(proc.pid), "--dump=" + sc.slug,
                     server.port)
@@ -626,20 +709,25 @@ def instructions(server, scs, which, n):
 
 def instructions_table(scs, by, n):
     log("instruction counts (callgrind, %d requests per scenario)" % n)
-    counts = {w: instructions(by[w], scs, w, n) for w in ("A", "B", "C")}
+    counts = {w: instructions(by[w], scs, w, n)
+              for w in ("A", "B", "C", "D")}
     out = ["\n## Instructions per request (callgrind)\n",
            "Each server as one process (`-X`) under `valgrind "
            "--tool=callgrind`; counters zeroed after 20 warm-up requests, "
-           "read after %d sequential requests per scenario.  Counts do not "
-           "depend on the machine's load." % n, "",
-           "| scenario | mod_profile | static | ceiling | A/C | A/B |",
-           "|---|---|---|---|---|---|"]
+           "read after %d sequential requests per scenario (one keep-alive "
+           "connection unless noted).  Counts do not depend on the "
+           "machine's load." % n, "",
+           "| scenario | mod_profile | static | ceiling | floor | A/C "
+           "| A/B | A/D |",
+           "|---|---|---|---|---|---|---|---|"]
     for sc in scs:
-        a, b, c = (counts[w].get(sc.slug) for w in ("A", "B", "C"))
-        out.append("| %s | %s | %s | %s | %s | %s |" % (
+        a, b, c, d = (counts[w].get(sc.slug) for w in ("A", "B", "C", "D"))
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
             sc.name, fmt(a, ".0f"), fmt(b, ".0f"), fmt(c, ".0f"),
+            fmt(d, ".0f"),
             fmt(a / c if a and c else None, ".3f"),
-            fmt(a / b if a and b else None, ".3f")))
+            fmt(a / b if a and b else None, ".3f"),
+            fmt(a / d if a and d else None, ".3f")))
     return "\n".join(out)
 
 
@@ -846,6 +934,9 @@ def main():
     ap.add_argument("--instructions", type=int, default=500, metavar="N",
                     help="also count instructions per request under "
                     "callgrind over N requests per scenario (0: skip)")
+    ap.add_argument("--instructions-only", action="store_true",
+                    help="only the instruction counts (no wrk rounds, no "
+                    "big data)")
     ap.add_argument("--out", default=os.path.join(
         os.environ.get("BUILDDIR", SRCDIR), "bench-results.md"))
     args = ap.parse_args()
@@ -876,6 +967,7 @@ def main():
         sample = hh.load_data(SAMPLE)
         scs = scenarios(sample, args.quick)
         ceiling_so = build_ceiling_module(work)
+        floor_so = build_floor_module(work)
         a = Server(os.path.join(work, "A"), "mod_profile",
                    "LoadModule profile_module %s\n" % MODULE
                    + profile_location(SAMPLE))
@@ -885,17 +977,24 @@ def main():
                                                       ceiling_so)
         b = Server(os.path.join(work, "B"), "static", b_body)
         c = Server(os.path.join(work, "C"), "ceiling", c_body)
-        servers += [b, c]
+        d = Server(os.path.join(work, "D"), "floor",
+                   configure_floor(work, a, scs, floor_so))
+        servers += [b, c, d]
         b.start()
         c.start()
-        by = {"A": a, "B": b, "C": c}
+        d.start()
+        by = {"A": a, "B": b, "C": c, "D": d}
+        check_floor(a, d, scs)
         # Same bytes everywhere: what B and C answer equals A's answer.
         for sc in scs:
             ra = fetch(a.port, sc)
             for srv in ("B", "C"):
-                if srv == "B" and sc.kind == "304":
+                if srv == "B" and sc.kind in ("304", "head", "options"):
                     continue
-                r = hh.request(by[srv].port, "GET", sc.url[srv], sc.headers)
+                if srv == "C" and sc.kind == "options":
+                    continue        # a handler of any method: no Allow
+                r = hh.request(by[srv].port, sc.method, sc.url[srv],
+                               sc.headers)
                 assert r.status == ra.status, (srv, sc.name, r.status)
                 body = r.body
                 assert body == ra.body or (
@@ -905,14 +1004,16 @@ def main():
                         continue
                     assert r.header(name) == ra.header(name), (
                         srv, sc.name, name, r.header(name), ra.header(name))
-        results = {sc.slug: {"A": [], "B": [], "C": []} for sc in scs}
-        total = len(scs) * args.rounds
+        results = {sc.slug: {"A": [], "B": [], "C": [], "D": []}
+                   for sc in scs}
+        wscs = [sc for sc in scs if timed(sc)]
+        total = len(wscs) * (0 if args.instructions_only else args.rounds)
         n = 0
-        for sc in scs:
-            for rnd in range(args.rounds):
+        for sc in wscs:
+            for rnd in range(args.rounds if total else 0):
                 n += 1
                 log("[%d/%d] %s, round %d" % (n, total, sc.name, rnd + 1))
-                for srv in ("A", "B", "C"):
+                for srv in ("A", "B", "C", "D"):
                     if srv == "B" and sc.kind == "304":
                         continue
                     server = by[srv]
@@ -941,29 +1042,39 @@ def main():
                   "%d connections (keep-alive unless noted); server pinned "
                   "to CPU %s, wrk to CPU %s. A = mod_profile, B = static "
                   "files + mod_headers (compressed rows: + mod_deflate / "
-                  "mod_brotli), C = ceiling (constant-bytes handler). "
-                  "Ratios are medians of per-round ratios." % (
+                  "mod_brotli), C = ceiling (constant-bytes handler), "
+                  "D = floor (constant bytes from quick_handler). "
+                  "Ratios are medians of per-round ratios; on a shared "
+                  "machine they are noisy, the instruction counts below "
+                  "are not." % (
                       args.rounds, args.seconds, args.connections,
                       SERVER_CPU, CLIENT_CPU),
                   "",
-                  main_table(scs, results, args),
+                  main_table(wscs, results, args),
                   ""]
-        summary = ["| scenario | A/C req/s | A/C CPU per request | A/B |",
-                   "|---|---|---|---|"]
-        for sc in scs:
+        summary = ["| scenario | A/C req/s | A/C CPU per request | A/B "
+                   "| A/D req/s | A/D CPU per request |",
+                   "|---|---|---|---|---|---|"]
+        for sc in wscs:
             res = results[sc.slug]
             rc = med([x["rps"] / y["rps"] for x, y in
                       zip(res["A"], res["C"]) if y["rps"]])
             rb = med([x["rps"] / y["rps"] for x, y in
                       zip(res["A"], res["B"]) if y["rps"]])
-            summary.append("| %s | %s | %s | %s |" % (
+            rd = med([x["rps"] / y["rps"] for x, y in
+                      zip(res["A"], res["D"]) if y["rps"]])
+            summary.append("| %s | %s | %s | %s | %s | %s |" % (
                 sc.name, fmt(rc, ".3f"), fmt(cpu_ratio(res), ".3f"),
-                fmt(rb, ".3f")))
-        report += ["## Summary", ""] + summary
+                fmt(rb, ".3f"), fmt(rd, ".3f"),
+                fmt(cpu_ratio(res, "D"), ".3f")))
+        if total:
+            report += ["## Summary", ""] + summary
+        else:
+            report = report[:-3]        # no wrk rounds: no tables
         if itable:
             report.append(itable)
         ok = True
-        if not args.no_big:
+        if not args.no_big and not args.instructions_only:
             ok = big_data_part(work, args, report)
         text = "\n".join(report) + "\n"
         with open(args.out, "w") as f:

@@ -18,6 +18,8 @@
 #include "http_request.h"
 #include "ap_mmn.h"
 #include "util_filter.h"
+#include "util_time.h"
+#include "mod_core.h"
 
 #include <apr_atomic.h>
 #include <apr_date.h>
@@ -46,30 +48,59 @@ static int apply_header(void *rv, const char *key, const char *val)
     return 1;
 }
 
-/* A request note for the access log (LogFormat %{NAME}n), and the same
- * as a variable of the request's environment (CustomLog env=NAME,
- * expr=reqenv('NAME')); unset where `val` is NULL. */
-static void note(request_rec *r, const char *name, const char *val)
-{
-    if (val != NULL) {
-        apr_table_setn(r->notes, name, val);
-        apr_table_setn(r->subprocess_env, name, val);
-    }
-}
-
 /* What the answer was, for the access log (docs/operations.md, "The
  * access log"): the language and coding served, the route, and whether
  * the data is the last good load of a file that failed to load since. */
 static void note_answer(request_rec *r, const profile_response_t *resp,
                         const profile_data_t *data)
 {
-    note(r, "profile-lang", apr_table_get(resp->headers,
-                                          "Content-Language"));
-    note(r, "profile-route", resp->route);
-    note(r, "profile-coding", resp->content_encoding
-                              ? resp->content_encoding : "identity");
-    note(r, "profile-stale", data == NULL || data->store == NULL ? NULL
-                             : data->stale ? "1" : "0");
+    profile_notes_set(r, resp->language,
+                      resp->route, resp->content_encoding
+                                   ? resp->content_encoding : "identity",
+                      data == NULL || data->store == NULL ? NULL
+                      : data->stale ? "1" : "0");
+}
+
+/* An HTTP date (Expires): the last one this thread wrote when it names
+ * the same second, else from httpd's cache of exploded times, by the
+ * second (as for Date). */
+#if defined(__GNUC__)
+static __thread apr_time_t last_sec = -1;
+static __thread char last_date[APR_RFC822_DATE_LEN];
+#endif
+
+static apr_status_t recent_date(char *out, apr_time_t t)
+{
+#if defined(__GNUC__)
+    apr_status_t rv;
+
+    if (apr_time_sec(t) == last_sec) {
+        memcpy(out, last_date, APR_RFC822_DATE_LEN);
+        return APR_SUCCESS;
+    }
+    rv = ap_recent_rfc822_date(out, t);
+    if (rv == APR_SUCCESS) {
+        memcpy(last_date, out, APR_RFC822_DATE_LEN);
+        last_sec = apr_time_sec(t);
+    }
+    return rv;
+#else
+    return ap_recent_rfc822_date(out, t);
+#endif
+}
+
+/* ap_remove_output_filter_byhandle(r->output_filters, "BYTERANGE")
+ * without looking the name up at every request. */
+static void remove_byterange(request_rec *r)
+{
+    ap_filter_t *f;
+
+    for (f = r->output_filters; f != NULL; f = f->next) {
+        if (f->frec == ap_byterange_filter_handle) {
+            ap_remove_output_filter(f);
+            return;
+        }
+    }
 }
 
 static int send_answer(request_rec *r, const profile_response_t *resp,
@@ -80,7 +111,9 @@ static int send_answer(request_rec *r, const profile_response_t *resp,
     const char *from = resp->body;
 
     note_answer(r, resp, data);
-    apr_table_do(apply_header, r, resp->headers, NULL);
+    if (resp->headers != r->headers_out) {
+        apr_table_do(apply_header, r, resp->headers, NULL);
+    }
     /* The header fields above are the whole truth: nothing another
      * module derived from the file name (mod_mime, by its extensions:
      * an {id} may hold a dot) may replace them. */
@@ -90,7 +123,7 @@ static int send_answer(request_rec *r, const profile_response_t *resp,
     r->status = resp->status;
     /* Every answer is whole (the specification's "all success responses
      * are 200"): no byte ranges, so no 206 and no 416. */
-    ap_remove_output_filter_byhandle(r->output_filters, "BYTERANGE");
+    remove_byterange(r);
     /* In the table, Content-Encoding stays on a 304 too, and tells
      * mod_deflate and mod_brotli that the body is already coded. */
     if (resp->content_encoding != NULL) {
@@ -128,13 +161,22 @@ static profile_cond_e cond_of(ap_condition_e c)
  * request's conditions against them (the core decides what follows). */
 static void apply_conditions(request_rec *r, profile_response_t *resp,
                              const profile_site_t *site,
-                             const profile_request_t *req)
+                             const profile_request_t *req,
+                             const char *last_modified)
 {
     profile_conds_t c;
+    const char *inm;
 
     apr_table_setn(r->headers_out, "ETag", resp->etag);
     ap_update_mtime(r, site->store->mtime);
-    ap_set_last_modified(r);
+    if (last_modified != NULL && r->mtime == site->store->mtime
+        && r->mtime < r->request_time && !r->assbackwards) {
+        /* What ap_set_last_modified() would write, formatted at load. */
+        apr_table_setn(r->headers_out, "Last-Modified", last_modified);
+    }
+    else {
+        ap_set_last_modified(r);
+    }
     /* Not for an ErrorDocument's internal redirect (as
      * ap_meets_conditions()). */
     if (r->no_local_copy) {
@@ -143,10 +185,18 @@ static void apply_conditions(request_rec *r, profile_response_t *resp,
     c.if_match = cond_of(ap_condition_if_match(r, r->headers_out));
     c.if_unmodified_since =
         cond_of(ap_condition_if_unmodified_since(r, r->headers_out));
-    c.if_none_match = cond_of(ap_condition_if_none_match(r, r->headers_out));
+    inm = apr_table_get(r->headers_in, "If-None-Match");
+    /* A client revalidating sends the ETag it got, alone: httpd's weak
+     * comparison (on GET and HEAD) matches it, without parsing a list. */
+    c.if_none_match = inm == NULL ? PROFILE_COND_NONE
+                      : r->method_number == M_GET
+                        && strcmp(inm, resp->etag) == 0 ? PROFILE_COND_WEAK
+                      : cond_of(ap_condition_if_none_match(r, r->headers_out));
     c.if_modified_since = apr_table_get(r->headers_in, "If-Modified-Since");
-    c.last_modified = apr_date_parse_http(apr_table_get(r->headers_out,
-                                                        "Last-Modified"));
+    /* Read only beside If-Modified-Since. */
+    c.last_modified = c.if_modified_since == NULL ? 0
+                      : apr_date_parse_http(apr_table_get(r->headers_out,
+                                                          "Last-Modified"));
     profile_api_conditions(resp, site, req, &c, r->pool);
     if (resp->status == HTTP_PRECONDITION_FAILED) {
         apr_table_unset(r->headers_out, "ETag");
@@ -209,14 +259,24 @@ static int profile_handler(request_rec *r)
     req.uri = r->uri;
     req.args = r->args;
     req.accept_language = apr_table_get(r->headers_in, "Accept-Language");
-    req.accept = apr_table_get(r->headers_in, "Accept");
+    /* Accept is read by error answers only (from fields). */
+    req.accept = NULL;
+    req.fields = r->headers_in;
     req.accept_encoding = apr_table_get(r->headers_in, "Accept-Encoding");
     req.origin = apr_table_get(r->headers_in, "Origin");
-    req.acr_method = apr_table_get(r->headers_in,
-                                   "Access-Control-Request-Method");
+    /* Read only in a preflight. */
+    req.acr_method = req.method == PROFILE_M_OPTIONS && req.origin != NULL
+                     ? apr_table_get(r->headers_in,
+                                     "Access-Control-Request-Method")
+                     : NULL;
     /* The instant of httpd's Date field. */
     req.now = r->request_time;
     req.http10 = r->proto_num < HTTP_VERSION(1, 1);
+    /* Usually nothing has set a field of the answer yet: the core then
+     * writes its fields straight into headers_out, not into a table of
+     * its own copied there by send_answer(). */
+    req.headers = apr_is_empty_table(r->headers_out) ? r->headers_out : NULL;
+    req.date = recent_date;
 
     base = profile_api_base(conf);
     req.path = base != NULL ? profile_below(r->uri, base) : NULL;
@@ -232,7 +292,7 @@ static int profile_handler(request_rec *r)
 
     profile_api_answer(&resp, &site, &req, r->pool);
     if (resp.conditional) {
-        apply_conditions(r, &resp, &site, &req);
+        apply_conditions(r, &resp, &site, &req, conf->data->last_modified);
     }
     if (APLOGrdebug(r)) {
         ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, PROFILE_LOGNO(0002)
@@ -283,8 +343,12 @@ static int profile_translate_name(request_rec *r)
         ap_set_module_config(r->request_config, &profile_module, conf);
         /* What %f logs and what mod_rewrite's rules in the section
          * match: "profile:/api/v1/skills". */
-        r->filename = apr_pstrcat(r->pool, PROFILE_HANDLER ":", r->uri,
-                                  NULL);
+        apr_size_t len = strlen(r->uri);
+        char *f = apr_palloc(r->pool, sizeof(PROFILE_HANDLER ":") + len);
+
+        memcpy(f, PROFILE_HANDLER ":", sizeof(PROFILE_HANDLER ":") - 1);
+        memcpy(f + sizeof(PROFILE_HANDLER ":") - 1, r->uri, len + 1);
+        r->filename = f;
         return OK;
     }
     return DECLINED;
@@ -310,7 +374,10 @@ static int profile_check_config(apr_pool_t *pconf, apr_pool_t *plog,
 static int profile_post_config(apr_pool_t *pconf, apr_pool_t *plog,
                                apr_pool_t *ptemp, server_rec *s)
 {
+    profile_mod_conf_t *mc = profile_mod_conf(pconf);
+
     (void)plog;
+    profile_notes_configure(mc);
     return profile_reload_post_config(pconf, ptemp, s);
 }
 

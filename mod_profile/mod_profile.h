@@ -63,6 +63,7 @@ typedef struct {
                                      * applies ("line N of F"); NULL: keep */
     apr_array_header_t *uses;       /* profile_use_t *: where it is named */
     apr_array_header_t *apis;       /* profile_api_t *: where it is served */
+    const char *last_modified;      /* store->mtime as an HTTP date */
 } profile_data_t;
 
 typedef struct {
@@ -105,6 +106,8 @@ typedef struct {
     apr_off_t max_data_size;        /* ProfileMaxDataSize */
     int server_status;              /* ProfileServerStatus */
     int running;                    /* the served generation, loaded */
+    int variables_read;             /* the configuration reads the access
+                                     * log's values as variables */
 } profile_mod_conf_t;
 
 extern module AP_MODULE_DECLARE_DATA profile_module;
@@ -191,5 +194,11 @@ void profile_status_views_register_hooks(apr_pool_t *p);
 /* mod_profile_metrics.c */
 #define PROFILE_METRICS_HANDLER "profile-metrics"
 void profile_metrics_register_hooks(apr_pool_t *p);
+
+/* mod_profile_notes.c: the access log's notes (and variables, where the
+ * configuration reads them; decided once the configuration is read). */
+void profile_notes_configure(profile_mod_conf_t *mc);
+void profile_notes_set(request_rec *r, const char *lang, const char *route,
+                       const char *coding, const char *stale);
 
 #endif

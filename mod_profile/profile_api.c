@@ -73,22 +73,23 @@ static void begin_response(profile_response_t *resp,
     resp->route = NULL;
     resp->etag = NULL;
     resp->conditional = 0;
-    resp->headers = apr_table_make(p, 12);
+    /* The fields are new to the table: added, not looked for first. */
+    resp->headers = req->headers ? req->headers : apr_table_make(p, 12);
     resp->lang = site->store
                  ? profile_lang_choose(req->accept_language,
                                        site->store->langs,
                                        site->store->nlangs)
                  : 0;
-    apr_table_setn(resp->headers, "Content-Language",
-                   lang_name(site, resp->lang));
-    apr_table_setn(resp->headers, "X-Content-Type-Options", "nosniff");
+    resp->language = lang_name(site, resp->lang);
+    apr_table_addn(resp->headers, "Content-Language", resp->language);
+    apr_table_addn(resp->headers, "X-Content-Type-Options", "nosniff");
     by_origin = profile_cors_apply(resp->headers, site->origins, req->origin,
                                    preflight);
     /* Every response varies by Accept-Encoding: with precompression
      * because of it, without because mod_deflate or mod_brotli may
      * compress the 200 but never mark the 304 (caches take a 304's
      * fields over the stored ones). */
-    apr_table_setn(resp->headers, "Vary", by_origin
+    apr_table_addn(resp->headers, "Vary", by_origin
                    ? "Accept-Language, Accept-Encoding, Origin"
                    : "Accept-Language, Accept-Encoding");
 }
@@ -109,11 +110,14 @@ static void cacheable(profile_response_t *resp, const profile_site_t *site,
     apr_time_t until = req->http10 ? req->now
                        : req->now + apr_time_from_sec(site->max_age);
 
-    apr_table_setn(resp->headers, "Cache-Control", site->cache_control
+    /* Called once per answer, before any other Cache-Control or
+     * Expires: added. */
+    apr_table_addn(resp->headers, "Cache-Control", site->cache_control
                    ? site->cache_control
                    : apr_psprintf(p, "public, max-age=%d", site->max_age));
-    if (apr_rfc822_date(expires, until) == APR_SUCCESS) {
-        apr_table_setn(resp->headers, "Expires", expires);
+    if ((req->date ? req->date : apr_rfc822_date)(expires, until)
+        == APR_SUCCESS) {
+        apr_table_addn(resp->headers, "Expires", expires);
     }
 }
 
@@ -162,12 +166,15 @@ static void answer_problem(profile_response_t *resp,
     resp->content_encoding = NULL;
     resp->etag = NULL;
     resp->conditional = 0;
-    resp->content_type = wants_problem_json(req->accept) ? PROBLEM_TYPE
-                                                         : JSON_TYPE;
+    resp->content_type = wants_problem_json(
+                             req->accept != NULL || req->fields == NULL
+                             ? req->accept
+                             : apr_table_get(req->fields, "Accept"))
+                         ? PROBLEM_TYPE : JSON_TYPE;
     apr_table_setn(resp->headers, "Cache-Control", "no-store");
     apr_table_unset(resp->headers, "Expires");
-    apr_table_setn(resp->headers, "Content-Language",
-                   profile_problem_lang(lang_name(site, resp->lang)));
+    resp->language = profile_problem_lang(lang_name(site, resp->lang));
+    apr_table_setn(resp->headers, "Content-Language", resp->language);
     apr_table_mergen(resp->headers, "Vary", "Accept");
     apr_table_unset(resp->headers, "Allow");
     if (status == 405) {
@@ -254,7 +261,7 @@ void profile_api_answer(profile_response_t *resp, const profile_site_t *site,
     }
     if (req->method == PROFILE_M_OPTIONS) {
         /* A preflight must never fail because a record does not exist. */
-        apr_table_setn(resp->headers, "Allow", ALLOW);
+        apr_table_addn(resp->headers, "Allow", ALLOW);
         cacheable(resp, site, req, p);
         return;
     }
@@ -271,7 +278,10 @@ void profile_api_answer(profile_response_t *resp, const profile_site_t *site,
         answer_problem(resp, site, req, 405, text, len);
         return;
     }
-    if (profile_query_parse(&q, req->args, rt.param, p) != APR_SUCCESS) {
+    q.value = NULL;                 /* no query: nothing to parse */
+    q.value_len = 0;
+    if (req->args != NULL
+        && profile_query_parse(&q, req->args, rt.param, p) != APR_SUCCESS) {
         text = profile_problem_render_query(&len, q.problems, rt.param,
                                             lang_name(site, resp->lang), p);
         answer_problem(resp, site, req, 400, text, len);
@@ -398,6 +408,7 @@ void profile_api_unavailable(profile_response_t *resp,
         /* A preflight answered 503 is a CORS failure: the page would
          * never see the 503 its real request gets. */
         profile_api_answer(resp, &none, req, p);
+        resp->language = lang;
         apr_table_setn(resp->headers, "Content-Language", lang);
         return;
     }
@@ -405,6 +416,7 @@ void profile_api_unavailable(profile_response_t *resp,
     body = profile_problem_render(&len, 503, PROFILE_MSG_UNAVAILABLE, NULL,
                                   lang, p);
     answer_problem(resp, &none, req, 503, body, len);
+    resp->language = lang;
     apr_table_setn(resp->headers, "Content-Language", lang);
     apr_table_setn(resp->headers, "Retry-After",
                    apr_itoa(p, retry_after));

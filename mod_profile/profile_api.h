@@ -44,13 +44,22 @@ typedef struct {
                                  * NULL when the URL is not below it */
     const char *args;           /* the raw query; NULL without "?" */
     const char *accept_language;
-    const char *accept;
+    const char *accept;         /* NULL: read from `fields`, if given */
     const char *accept_encoding;
     const char *origin;
     const char *acr_method;     /* Access-Control-Request-Method */
     apr_time_t now;             /* when the request arrived (Expires) */
     int http10;                 /* an HTTP/1.0 request: its caches ignore
                                  * Vary, so Expires is `now` (§5) */
+    const apr_table_t *fields;  /* the request's header fields, for those
+                                 * read only by some answers (Accept, by
+                                 * errors); NULL: none */
+    apr_table_t *headers;       /* the table the answer's fields go to;
+                                 * it must hold none of them (an empty
+                                 * table).  NULL: a new one */
+    apr_status_t (*date)(char *out, apr_time_t t);
+                                /* writes an HTTP date (Expires), as
+                                 * apr_rfc822_date(); NULL: that one */
 } profile_request_t;
 
 typedef struct {
@@ -61,6 +70,7 @@ typedef struct {
     apr_size_t len;
     int stored;                 /* body lives as long as the store */
     const char *content_encoding; /* "gzip", "br"; NULL: identity */
+    const char *language;       /* the Content-Language field's value */
     const char *route;          /* the route's template ("/skills",
                                  * "/experience/{id}"); NULL: no route */
     const char *etag;           /* set on 200 GET/HEAD */

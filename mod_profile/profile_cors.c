@@ -28,20 +28,20 @@ int profile_cors_apply(apr_table_t *headers,
         }
     }
     if (allow != NULL) {
-        apr_table_setn(headers, "Access-Control-Allow-Origin", allow);
+        apr_table_addn(headers, "Access-Control-Allow-Origin", allow);
     }
     /* The rest does not depend on the origin (CONTRACT §6 lists it for
      * every preflight and every other response); without
      * Access-Control-Allow-Origin a browser ignores it. */
     if (preflight) {
-        apr_table_setn(headers, "Access-Control-Allow-Methods",
+        apr_table_addn(headers, "Access-Control-Allow-Methods",
                        "GET, HEAD, OPTIONS");
-        apr_table_setn(headers, "Access-Control-Allow-Headers",
+        apr_table_addn(headers, "Access-Control-Allow-Headers",
                        "Accept-Language, If-None-Match, If-Modified-Since");
-        apr_table_setn(headers, "Access-Control-Max-Age", "7200");
+        apr_table_addn(headers, "Access-Control-Max-Age", "7200");
     }
     else {
-        apr_table_setn(headers, "Access-Control-Expose-Headers", "ETag");
+        apr_table_addn(headers, "Access-Control-Expose-Headers", "ETag");
     }
     return origins != NULL;
 }

@@ -81,6 +81,16 @@ int profile_lang_choose(const char *header, const char *const *langs,
     if (nlangs > PROFILE_LANG_MAX) {
         nlangs = PROFILE_LANG_MAX;
     }
+    /* The usual header of an API client, one primary language ("es"):
+     * without "-" no range can only start with a language, so that
+     * language, as the rules below would decide. */
+    if (strpbrk(header, "-,; \t") == NULL) {
+        for (i = 0; i < nlangs; i++) {
+            if (strcasecmp(header, langs[i]) == 0) {
+                return i;
+            }
+        }
+    }
     for (i = 0; i < nlangs; i++) {
         weight[i] = -1;
         order[i] = 0;

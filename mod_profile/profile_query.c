@@ -68,12 +68,16 @@ apr_status_t profile_query_parse(profile_query_t *out, const char *args,
     apr_size_t value_len = 0;
     int seen = 0, repeated = 0, slot = 0;
     int bad_value = -1;             /* reason when the value is unusable */
-    apr_hash_t *named = apr_hash_make(p);
+    apr_hash_t *named;
 
     out->value = NULL;
     out->value_len = 0;
     out->nproblems = 0;
     out->problems = apr_array_make(p, 2, sizeof(profile_qp_problem_t));
+    if (args == NULL || *args == '\0') {
+        return APR_SUCCESS;         /* the usual request: nothing to read */
+    }
+    named = apr_hash_make(p);
 
     while (piece != NULL && *piece != '\0') {
         const char *amp = strchr(piece, '&');

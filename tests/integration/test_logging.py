@@ -220,3 +220,58 @@ def test_section_without_good_data_says_no_stale_value(make_httpd,
                          "stale": "-"}
     finally:
         server.stop()
+
+
+def _server_with(make_httpd, workdir, name, extra, location_extra=""):
+    root = os.path.join(workdir, name)
+    os.makedirs(root)
+    os.chmod(root, 0o755)
+    server = make_httpd(name, "")
+    server.write_conf(h.load_modules("headers") + extra
+                      + h.location(B, h.SAMPLE_DATA, location_extra))
+    server.start_checked()
+    return server
+
+
+def test_notes_alone_need_no_variables(make_httpd, workdir):
+    """A configuration that names the values only as notes (%{NAME}n),
+    where the module sets no variables (docs/operations.md): the notes
+    are whole."""
+    fmt = "|".join("%%{profile-%s}n" % n for n in NOTES)
+    server = _server_with(make_httpd, workdir, "notes-only",
+                          'LogFormat "%s" notes\n' % fmt
+                          + "CustomLog logs/access.log notes\n")
+    try:
+        server.request("GET", B + "/skills", {"Accept-Language": "es"})
+        log = _Log(server, "access.log")
+        h.wait_for(log.lines)
+        # (The first line is the harness's check that httpd is up.)
+        assert log.lines()[-1] == "es|/skills|identity|0", log.lines()
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("how", ["header", "env"])
+def test_a_variable_named_anywhere_is_set(make_httpd, workdir, how):
+    """The variables are set when any directive names one outside a
+    note: here only mod_headers' %{NAME}e, or only CustomLog env=."""
+    if how == "header":
+        extra = ""
+        loc = '    Header set X-Served-Lang "%{profile-lang}e"\n'
+    else:
+        extra = ('CustomLog logs/api.log "%U %{Content-Language}o" '
+                 "env=profile-coding\n")
+        loc = ""
+    server = _server_with(make_httpd, workdir, "variables-" + how, extra,
+                          loc)
+    try:
+        r = server.request("GET", B + "/skills", {"Accept-Language": "es"})
+        assert r.status == 200
+        if how == "header":
+            assert r.header("X-Served-Lang") == "es", r.headers
+        else:
+            log = _Log(server, "api.log")
+            h.wait_for(log.lines)
+            assert log.lines() == [B + "/skills es"], log.lines()
+    finally:
+        server.stop()

@@ -107,6 +107,25 @@ static void uppercase_es_selects_es(void **state)
     assert_chooses(choose("Es-mX"), ES);
 }
 
+/* A header naming one language exactly is answered without parsing;
+ * a range with a subtag is not, so it gives the language it only
+ * starts with the data file's order ("es-MX" names es first). */
+static void one_exact_language_as_the_rules_decide(void **state)
+{
+    static const char *const ES_ESMX[] = {"es", "es-MX"};
+    static const char *const ESMX_ES[] = {"es-MX", "es"};
+
+    (void)state;
+    assert_chooses(choose_es_en("en"), EN_);
+    assert_chooses(choose_es_en("EN"), EN_);
+    assert_chooses(choose_es_en("en;q=0"), ES_);
+    assert_chooses(choose_es_en("e"), ES_);
+    assert_chooses(choose_es_en("enx"), ES_);
+    assert_chooses(profile_lang_choose("es-MX", ES_ESMX, 2), 0);
+    assert_chooses(profile_lang_choose("es-MX", ESMX_ES, 2), 0);
+    assert_chooses(profile_lang_choose("es", ESMX_ES, 2), 1);
+}
+
 static void en_gb_range_selects_en(void **state)
 {
     (void)state;
@@ -407,6 +426,7 @@ int main(void)
         cmocka_unit_test(es_mx_range_selects_es),
         cmocka_unit_test(es_419_range_selects_es),
         cmocka_unit_test(uppercase_es_selects_es),
+        cmocka_unit_test(one_exact_language_as_the_rules_decide),
         cmocka_unit_test(en_gb_range_selects_en),
         cmocka_unit_test(exact_tag_selects_it),
         cmocka_unit_test(longer_range_with_several_subtags_matches),
