@@ -183,12 +183,15 @@ static void render_object_route(profile_body_t **out, profile_store_t *st,
  * overhead).  Per rendered byte: identity, gzip and br forms (each
  * kept only when smaller), the coded forms' malloc'd copies until they
  * reach the pool, the render buffers and the folded search keys.  And
- * the file twice: its buffer and the parsed tree's strings.  Checked
- * against the peak RSS of loads of files of empty records in 2 and 16
- * languages and of realistic data (docs/performance.md). */
+ * the file twice: its buffer and the parsed tree's strings.  And 2 MB
+ * for the finishing threads' stacks and malloc arenas.  Checked against
+ * the peak RSS of loads of files of empty records in 2 and 16 languages
+ * and of realistic data of 0.4 to 31 MB, with some margin
+ * (docs/performance.md). */
 #define EST_PER_REP 448
 #define EST_PER_VALUE 128
-#define EST_PER_BYTE 6
+#define EST_PER_BYTE 7
+#define EST_FIXED (2 * 1024 * 1024)
 
 typedef struct {
     const char **langs;
@@ -266,7 +269,7 @@ static void estimate(profile_estimate_t *out, json_t *root,
     out->reps = bodies * (apr_uint64_t)nlangs;
     out->values = e.values;
     out->text = e.common * (apr_uint64_t)nlangs + e.per_lang;
-    out->bytes = 2 * (apr_uint64_t)len + out->reps * EST_PER_REP
+    out->bytes = EST_FIXED + 2 * (apr_uint64_t)len + out->reps * EST_PER_REP
                  + out->values * EST_PER_VALUE
                  + out->text * EST_PER_BYTE;
     out->bound = (apr_uint64_t)len * PROFILE_MEMORY_FACTOR
