@@ -32,6 +32,15 @@ server and scenario (also HEAD and OPTIONS, which wrk does not send).
 A last part loads a generated ~10 MB data file (bench/gen-bigdata.py):
 start-up and graceful-reload times, the servers' memory with it, filter
 correctness and throughput.
+
+The load part (load_part(); --load-only runs it alone, --no-load skips
+it) compares loading with a baseline build where BASELINE_DIR names a
+directory holding its mod_profile.so and profilectl: the sample's load
+(`profilectl show data/profile.json /profile`: median wall time, and
+instructions under callgrind), the bytes of every unfiltered answer of
+the sample per coding, and the time from `httpd -k start` to the first
+answer of a server with 200 `<Location>`s, each with its own copy of
+the sample.
 """
 import argparse
 import datetime
@@ -919,6 +928,121 @@ def big_data_part(work, args, report):
     return all(ok for *_, ok in correct)
 
 
+# ---------------------------------------------------------- load part
+BASELINE_DIR = os.environ.get("BASELINE_DIR") or ""
+PROFILECTL = os.path.join(os.environ.get("BUILDDIR", SRCDIR), "profilectl",
+                          "profilectl")
+LOAD_PROFILES = 200
+
+
+def load_builds():
+    """[(name, module, profilectl)]: this build, and the baseline where it
+    exists."""
+    out = [("this build", MODULE, PROFILECTL)]
+    mod = os.path.join(BASELINE_DIR, "mod_profile.so")
+    ctl = os.path.join(BASELINE_DIR, "profilectl")
+    if BASELINE_DIR and os.path.exists(mod) and os.path.exists(ctl):
+        out.insert(0, ("baseline", mod, ctl))
+    return out
+
+
+def sample_load(ctl):
+    """(median ms, instructions or None) of loading the sample as the
+    module does (profilectl show loads with the coded forms)."""
+    cmd = [ctl, "show", SAMPLE, "/profile"]
+    times = []
+    for _ in range(9):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True)
+        times.append(time.perf_counter() - t0)
+    ins = None
+    if shutil.which("valgrind"):
+        cp = subprocess.run(["valgrind", "--tool=callgrind",
+                             "--callgrind-out-file=/dev/null"] + cmd,
+                            capture_output=True, text=True)
+        m = re.search(r"Collected : (\d+)", cp.stderr)
+        ins = int(m.group(1)) if m else None
+    return statistics.median(times) * 1000, ins
+
+
+def sample_bytes(ctl, routes):
+    """{coding: bytes} of every unfiltered answer of the sample (each
+    route in en and es)."""
+    out = {}
+    for coding in ("identity", "gzip", "br"):
+        n = 0
+        for route in routes:
+            for lang in ("en", "es"):
+                n += len(subprocess.run(
+                    [ctl, "show", "--coding", coding, "--lang", lang,
+                     SAMPLE, route], check=True,
+                    capture_output=True).stdout)
+        out[coding] = n
+    return out
+
+
+def many_profiles_start(work, name, module):
+    """Seconds from `httpd -k start` to the first answer of a server with
+    LOAD_PROFILES <Location>s, each with its own copy of the sample."""
+    root = os.path.join(work, "MANY-" + name.replace(" ", "-"))
+    data = os.path.join(root, "data")
+    os.makedirs(data, exist_ok=True)
+    os.chmod(data, 0o755)
+    body = ["LoadModule profile_module %s\n" % module]
+    for i in range(LOAD_PROFILES):
+        path = os.path.join(data, "p%d.json" % i)
+        shutil.copy(SAMPLE, path)
+        os.chmod(path, 0o644)
+        body.append(profile_location(path).replace(
+            "<Location %s>" % BASE, "<Location /p%d%s>" % (i, BASE)))
+    srv = Server(root, "many", "".join(body), pin=False)
+    t0 = time.time()
+    srv.start()
+    took = time.time() - t0
+    r = hh.request(srv.port, "GET", "/p%d%s/profile" % (LOAD_PROFILES - 1,
+                                                        BASE))
+    srv.stop()
+    assert r.status == 200, r.status
+    return took
+
+
+def load_part(work, args, report):
+    """The load-time comparison (see the module's docstring)."""
+    sample = hh.load_data(SAMPLE)
+    routes = hh.all_routes(sample)
+    rows = []
+    for name, module, ctl in load_builds():
+        log("load: %s" % name)
+        ms, ins = sample_load(ctl)
+        coded = sample_bytes(ctl, routes)
+        start = many_profiles_start(work, name, module)
+        rows.append((name, ms, ins, coded, start))
+    report += ["", "## Loading (the load part)", "",
+               "Sample (%d bytes) loaded by `profilectl show`: wall time "
+               "(median of 9, process start included) and instructions "
+               "(callgrind); bytes of its %d unfiltered answers (each route "
+               "in en and es) per coding; start of a server with %d "
+               "`<Location>`s each with its own copy of the sample, to the "
+               "first answer." % (os.path.getsize(SAMPLE), 2 * len(routes),
+                                  LOAD_PROFILES), "",
+               "| build | sample load | instructions | identity B | gzip B "
+               "| br B | %d profiles start |" % LOAD_PROFILES,
+               "|---|---|---|---|---|---|---|"]
+    for name, ms, ins, coded, start in rows:
+        report.append("| %s | %.1f ms | %s | %d | %d | %d | %.2f s |" % (
+            name, ms, "%.1f M" % (ins / 1e6) if ins else "-",
+            coded["identity"], coded["gzip"], coded["br"], start))
+    if len(rows) == 2:
+        (_, ms0, i0, c0, s0), (_, ms1, i1, c1, s1) = rows
+        report.append("| this / baseline | %.2f | %s | %.3f | %.3f | %.3f "
+                      "| %.2f |" % (ms1 / ms0, "%.3f" % (i1 / i0)
+                                    if i0 and i1 else "-",
+                                    c1["identity"] / c0["identity"],
+                                    c1["gzip"] / c0["gzip"],
+                                    c1["br"] / c0["br"], s1 / s0))
+    return True
+
+
 # ---------------------------------------------------------------- main
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -931,6 +1055,10 @@ def main():
                     help="skip the 10 MB data part")
     ap.add_argument("--big-only", action="store_true",
                     help="only the 10 MB data part")
+    ap.add_argument("--no-load", action="store_true",
+                    help="skip the load part")
+    ap.add_argument("--load-only", action="store_true",
+                    help="only the load part")
     ap.add_argument("--instructions", type=int, default=500, metavar="N",
                     help="also count instructions per request under "
                     "callgrind over N requests per scenario (0: skip)")
@@ -949,6 +1077,20 @@ def main():
     work = tempfile.mkdtemp(prefix="mod_profile-bench-")
     os.chmod(work, 0o755)
     servers = []
+    if args.load_only:
+        report = ["# mod_profile benchmark: loading", "",
+                  "Run %s on %s." % (datetime.datetime.now().strftime(
+                      "%Y-%m-%d %H:%M"), machine_line())]
+        try:
+            ok = load_part(work, args, report)
+        finally:
+            if not os.environ.get("KEEP_TMP"):
+                shutil.rmtree(work, ignore_errors=True)
+        text = "\n".join(report) + "\n"
+        with open(args.out, "w") as f:
+            f.write(text)
+        print(text)
+        return 0 if ok else 1
     if args.big_only:
         report = ["# mod_profile benchmark: big data", "",
                   "Run %s on %s." % (datetime.datetime.now().strftime(
@@ -1074,8 +1216,10 @@ def main():
         if itable:
             report.append(itable)
         ok = True
+        if not args.no_load and not args.instructions_only:
+            ok = load_part(work, args, report)
         if not args.no_big and not args.instructions_only:
-            ok = big_data_part(work, args, report)
+            ok = big_data_part(work, args, report) and ok
         text = "\n".join(report) + "\n"
         with open(args.out, "w") as f:
             f.write(text)

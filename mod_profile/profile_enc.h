@@ -31,7 +31,8 @@ extern const char *const profile_enc_names[PROFILE_ENC_COUNT];
 profile_enc_e profile_enc_choose(const char *ae, unsigned available);
 
 /* Compression levels for profile_enc_compress. */
-#define PROFILE_ENC_LEVEL_BEST 0    /* gzip 9, br 11 */
+#define PROFILE_ENC_LEVEL_BEST 0    /* gzip 9, br 10 without literal
+                                     * context modelling */
 #define PROFILE_ENC_LEVEL_FAST 1    /* gzip 6, br 5 (1 below 64 KB) */
 /* Data files up to this size are compressed at the strongest level. */
 #define PROFILE_ENC_BEST_LIMIT (128 * 1024)

@@ -1717,6 +1717,126 @@ static void files_over_the_size_limit_are_refused_unread(void **state)
                      APR_SUCCESS);
 }
 
+/* MIN with its skill groups replaced by n empty ones (valid in every
+ * language: plain strings), the file CONTRACT §9's memory bound is
+ * about. */
+static const char *empty_skill_groups(apr_pool_t *p, int n)
+{
+    static const char group[] = "{\"title\":\"\",\"summary\":\"\",\"skills\":[]}";
+    const char *from = strstr(MIN, "\"skills\": [{");
+    const char *to = strstr(MIN, "\n  \"experience\"");
+    apr_size_t head = (apr_size_t)(from - MIN), tail = strlen(to);
+    char *doc = apr_palloc(p, head + 12 + (sizeof(group)) * (apr_size_t)n
+                              + tail + 1);
+    char *at = doc;
+    int i;
+
+    memcpy(at, MIN, head);
+    at += head;
+    at += sprintf(at, "\"skills\": [");
+    for (i = 0; i < n; i++) {
+        memcpy(at, group, sizeof(group) - 1);
+        at += sizeof(group) - 1;
+        *at++ = i + 1 < n ? ',' : ']';
+    }
+    *at++ = ',';
+    memcpy(at, to, tail + 1);
+    return doc;
+}
+
+static void estimate_counts_representations_as_records_times_languages(
+    void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_estimate_t one, many;
+    const char *err = NULL;
+    const char *doc = empty_skill_groups(p, 1000);
+
+    assert_int_equal(profile_store_estimate(&one, &err, MIN, strlen(MIN), p),
+                     APR_SUCCESS);
+    /* profile, contact, and per collection its elements (1 skill group,
+     * 3 experience records, 1 of each other) and itself: 14 bodies in 2
+     * languages. */
+    assert_int_equal(one.reps, 14 * 2);
+    assert_int_equal(one.bound, 16 * strlen(MIN) + 8 * 1024 * 1024);
+    assert_true(one.bytes < one.bound);
+    assert_true(one.text > 0);
+
+    assert_int_equal(profile_store_estimate(&many, &err, doc, strlen(doc),
+                                            p), APR_SUCCESS);
+    assert_int_equal(many.reps, (14 + 999) * 2);
+    /* Each record costs at least its representations, whatever its
+     * bytes. */
+    assert_true(many.bytes - one.bytes > 999 * 2 * 256);
+    /* Invalid data has no estimate, and says why. */
+    assert_int_not_equal(profile_store_estimate(&many, &err, "{", 1, p),
+                         APR_SUCCESS);
+    assert_has(err, "invalid JSON");
+}
+
+static void estimate_counts_text_given_per_language_once_per_language(
+    void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_estimate_t plain, per_lang;
+    const char *err = NULL;
+    const char *a = min_edit(p, "\"summary\": \"Builds things.\"",
+                             "\"summary\": \"Builds things and more.\"");
+    const char *b = min_edit(p, "\"summary\": \"Builds things.\"",
+                             "\"summary\": {\"en\": \"Builds things and "
+                             "more.\", \"es\": \"\"}");
+
+    assert_int_equal(profile_store_estimate(&plain, &err, a, strlen(a), p),
+                     APR_SUCCESS);
+    assert_int_equal(profile_store_estimate(&per_lang, &err, b, strlen(b),
+                                            p), APR_SUCCESS);
+    /* The plain string is rendered in both languages, the per-language
+     * one's English text in English only. */
+    assert_true(per_lang.text < plain.text);
+}
+
+static void memory_problem_names_the_limit_and_by_how_much(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_estimate_t e = {.reps = 123456, .values = 0, .text = 0};
+    const char *msg;
+
+    e.bound = 16 * 65536 + 8 * 1024 * 1024;            /* 9.0 MB */
+    e.bytes = e.bound + 3 * 1024 * 1024 / 2;           /* 1.5 MB more */
+    msg = profile_estimate_problem(&e, 65536, p);
+    assert_non_null(msg);
+    assert_has(msg, "about 10.5 MB of memory");
+    assert_has(msg, "123456 representations");
+    assert_has(msg, "1.5 MB more than its memory limit of 9.0 MB");
+    assert_has(msg, "16 times its 65536 bytes plus 8 MB");
+    e.bytes = e.bound;
+    assert_null(profile_estimate_problem(&e, 65536, p));
+}
+
+static void records_times_languages_beyond_the_memory_bound_are_refused(
+    void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *doc = empty_skill_groups(p, 20000);
+    profile_load_opts_t o = {.render = 0, .compress = 0, .max_size = 0};
+    profile_store_t *st = NULL;
+    const char *err = parse_bad_one(p, doc), *err2 = NULL;
+
+    /* 761 KB: its bound is 19.6 MB, 40,026 representations cost
+     * more. */
+    assert_has(err, DOC_NAME ": loading the data file would take about");
+    assert_has(err, "40026 representations");
+    assert_has(err, "MB more than its memory limit of 19.6 MB");
+    /* Validating only (configtest) gives the same verdict. */
+    assert_int_not_equal(profile_store_parse_opts(&st, &err2, doc,
+                                                  strlen(doc), DOC_NAME, 0,
+                                                  &o, p), APR_SUCCESS);
+    assert_null(st);
+    assert_string_equal(err2, err);
+    /* A tenth of it fits. */
+    parse_ok(p, empty_skill_groups(p, 2000));
+}
+
 static void absurdly_deep_nesting_is_refused(void **state)
 {
     apr_pool_t *p = POOL(state);
@@ -1785,6 +1905,10 @@ int main(void)
         UNIT_TEST(validating_only_renders_nothing),
         UNIT_TEST(files_over_the_size_limit_are_refused_unread),
         UNIT_TEST(absurdly_deep_nesting_is_refused),
+        UNIT_TEST(estimate_counts_representations_as_records_times_languages),
+        UNIT_TEST(estimate_counts_text_given_per_language_once_per_language),
+        UNIT_TEST(memory_problem_names_the_limit_and_by_how_much),
+        UNIT_TEST(records_times_languages_beyond_the_memory_bound_are_refused),
         UNIT_TEST(sample_store_remembers_path_and_mtime),
         UNIT_TEST(sample_store_remembers_size_and_md5_of_its_bytes),
         UNIT_TEST(sample_counts_match_the_file),
