@@ -106,6 +106,17 @@ typedef struct {
                                  * entry being imported, for messages */
 } jr_import_t;
 
+/* pc_import.c: checks the documents im->docs and writes the data file
+ * (one language each, in order im->langs); returns the exit status, the
+ * problems in im->c.problems.  im->dropped and im->dropped_seen must be
+ * made. */
+int pc_jr_import_docs(jr_import_t *im, const char *out,
+                      const char *const *inputs);
+
+/* pc_export.c: language `lang` of data file `data` (valid) as a JSON
+ * Resume document (new reference); notes go to c. */
+json_t *pc_jr_export_doc(jr_ctx_t *c, json_t *data, const char *lang);
+
 /* pc_import_names.c */
 const char *pc_jr_make_id(apr_hash_t *taken, const char *name,
                           const char *date, const char *fallback,
