@@ -328,7 +328,8 @@ static const char *network_of(const char *host)
 /* Profile.csv Websites: "PORTFOLIO:url, BLOG:url" (2018) or
  * "[PERSONAL:url]", "[BLOG:url,OTHER:url]" (newer); a URL may lack its
  * scheme.  The first site of the person's own becomes basics.url (a
- * "website" link), the others profiles named by their network. */
+ * "website" link whose text is its host), the others profiles named by
+ * their network (kind github, gitlab...), or "Website". */
 static void import_websites(li_t *li, json_t *basics, const char *field)
 {
     apr_pool_t *p = li->im.c.p;
@@ -367,8 +368,10 @@ static void import_websites(li_t *li, json_t *basics, const char *field)
             pc_jr_set_str(basics, "url", url);
             continue;
         }
+        /* The import names a link's kind after its network: "Website"
+         * gives the kind "website". */
         pr = json_object();
-        pc_jr_set_str(pr, "network", net ? net : host);
+        pc_jr_set_str(pr, "network", net ? net : "Website");
         pc_jr_set_str(pr, "url", url);
         json_array_append_new(profiles, pr);
     }
