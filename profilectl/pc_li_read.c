@@ -139,8 +139,12 @@ int pc_li_parse_csv(pc_li_table_t **t, const char **err, const char *name,
      * line. */
     while (s < end) {
         st.line++;
-        eol = memchr(s, '\n', end - s);
-        n = eol ? (apr_size_t)(eol - s) + 1 : (apr_size_t)(end - s);
+        /* A line ends at LF, CRLF or a lone CR, as libcsv's rows do. */
+        for (eol = s; eol < end && *eol != '\n'
+                      && !(*eol == '\r' && (eol + 1 == end
+                                             || eol[1] != '\n')); eol++) {
+        }
+        n = eol < end ? (apr_size_t)(eol - s) + 1 : (apr_size_t)(end - s);
         blank = 1;
         for (i = 0; i < n; i += k) {
             if ((k = utf8_len(s + i, n - i)) == 0) {
@@ -232,6 +236,35 @@ static int add_table(apr_hash_t *files, const char **err, const char *name,
     return 0;
 }
 
+/* Reads up to `size` bytes of entry zf into *buf: memory grows with
+ * what the entry holds, not with the size its header claims. */
+static zip_int64_t read_entry(char **buf, zip_file_t *zf, zip_uint64_t size,
+                              apr_pool_t *p)
+{
+    zip_uint64_t cap = size < 65536 ? size : 65536, have = 0;
+    zip_int64_t got;
+    char *b = apr_palloc(p, cap + 1), *nb;
+
+    while (have < size) {
+        if (have == cap) {
+            cap = cap * 2 < size ? cap * 2 : size;
+            nb = apr_palloc(p, cap + 1);
+            memcpy(nb, b, have);
+            b = nb;
+        }
+        got = zip_fread(zf, b + have, cap - have);
+        if (got < 0) {
+            return -1;
+        }
+        if (got == 0) {
+            break;
+        }
+        have += got;
+    }
+    *buf = b;
+    return (zip_int64_t)have;
+}
+
 static int read_zip(apr_hash_t *files, const char **err, const char *label,
                     zip_t *z, apr_pool_t *p)
 {
@@ -268,8 +301,7 @@ static int read_zip(apr_hash_t *files, const char **err, const char *label,
                                 zip_strerror(z));
             return -1;
         }
-        buf = apr_palloc(p, zs.size + 1);
-        got = zip_fread(zf, buf, zs.size);
+        got = read_entry(&buf, zf, zs.size, p);
         /* An entry that holds more than it says is refused, not read. */
         if (got < 0 || (zip_uint64_t)got != zs.size
             || zip_fread(zf, &extra, 1) != 0) {
