@@ -6,7 +6,9 @@
  * the JSON Resume document export-jsonresume would write, and the
  * documents are imported together by pc_jr_import_docs: the entries pair
  * by the same rules as import-jsonresume's files (pc_import_align.c), so
- * merge keeps what the JSON Resume mapping carries (docs/jsonresume.md).
+ * merge keeps what the JSON Resume mapping carries (docs/jsonresume.md);
+ * the rest is named as not imported, and ids are made again from the
+ * names and dates.
  */
 #include <stdio.h>
 #include <string.h>
@@ -24,6 +26,46 @@
 #include "pc_linkedin.h"
 
 #define MERGE_USAGE "usage: %s merge [--strict] [-o OUT] FILE FILE..."
+
+/* Is text value v (a string, or one per language) empty in all? */
+static int blank_text(json_t *v)
+{
+    const char *k;
+    json_t *x;
+
+    if (json_is_string(v)) {
+        return *json_string_value(v) == '\0';
+    }
+    json_object_foreach(v, k, x) {
+        if (!blank_text(x)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Counts what the JSON Resume mapping does not carry as not imported:
+ * the metrics, and a case study's problem, intervention and result. */
+static void drop_unmapped(jr_import_t *im, json_t *data)
+{
+    static const char *const members[] = {"problem", "intervention",
+                                          "result", NULL};
+    json_t *cs;
+    size_t i, n = json_array_size(json_object_get(data, "metrics"));
+    int k;
+
+    if (n) {
+        pc_jr_drop(im, "metrics", (int)n);
+    }
+    json_array_foreach(json_object_get(data, "caseStudies"), i, cs) {
+        for (k = 0; members[k]; k++) {
+            if (!blank_text(json_object_get(cs, members[k]))) {
+                pc_jr_drop(im, apr_pstrcat(im->c.p, "caseStudies[].",
+                                           members[k], NULL), 1);
+            }
+        }
+    }
+}
 
 /* Adds every language of data file `file` to im as a document. */
 static int add_file(jr_import_t *im, const char *file)
@@ -52,6 +94,7 @@ static int add_file(jr_import_t *im, const char *file)
         json_decref(data);
         return pc_jr_fail(&im->c, "%s: cannot read it again", file);
     }
+    drop_unmapped(im, data);
     for (l = 0; l < nlangs; l++) {
         for (k = 0; k < im->n; k++) {
             if (strcmp(im->langs[k], langs[l]) == 0) {

@@ -337,3 +337,41 @@ def test_merge_of_a_json_resume_document_says_how_to_import(tmp_path):
     cp = profilectl("merge", en, os.path.join(folder, "resume.es.json"))
     assert cp.returncode == 2
     assert "import-jsonresume" in cp.stderr
+
+
+def test_merge_names_what_the_mapping_does_not_carry(tmp_path):
+    """The sample data file split into its two languages and merged back:
+    a valid file, and the metrics and case-study prose it cannot carry
+    are named, not lost silently; --strict refuses."""
+    with open(os.path.join(h.SRCDIR, "data", "profile.json"),
+              encoding="utf-8") as f:
+        sample = json.load(f)
+
+    def pick(v, lang):
+        if isinstance(v, dict):
+            if set(v) == {"en", "es"}:
+                return v[lang]
+            return {k: pick(x, lang) for k, x in v.items()}
+        if isinstance(v, list):
+            return [pick(x, lang) for x in v]
+        return v
+
+    halves = []
+    for lang in ("en", "es"):
+        one = pick(sample, lang)
+        one["languages"] = [lang]
+        halves.append(write(tmp_path / ("%s.json" % lang), one))
+    out = tmp_path / "merged.json"
+    cp = profilectl("merge", *halves, "-o", out)
+    assert cp.returncode == 0, cp.stderr
+    n = len(sample["metrics"])
+    assert "not imported: %d × metrics" % (2 * n) in cp.stderr
+    assert "× caseStudies[].problem" in cp.stderr
+    assert profilectl("check", out).returncode == 0
+    merged = json.loads(out.read_text(encoding="utf-8"))
+    assert merged["languages"] == ["en", "es"]
+    assert merged["profile"] == sample["profile"]
+    assert merged["skills"] == sample["skills"]
+    cp = profilectl("merge", *halves, "--strict")
+    assert cp.returncode == 1
+    assert "--strict: not imported" in cp.stderr
