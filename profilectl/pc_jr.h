@@ -14,7 +14,8 @@
  *   pc_export.c        export-jsonresume and its mapping
  *
  * Functions and tables shared between the files are named pc_jr_*;
- * everything else is static.
+ * everything else is static.  import-linkedin and merge (pc_linkedin.h)
+ * end in pc_jr_import_docs too, so that every import pairs the same way.
  */
 #ifndef PC_JR_H
 #define PC_JR_H

@@ -59,7 +59,8 @@ static const li_col_t project_cols[] = {
     {{NULL}, 0}
 };
 
-/* The name column i of cols has in t, or NULL. */
+/* The name column c has in t's header (its current or an older one),
+ * or NULL. */
 static const char *col_name(const pc_li_table_t *t, const li_col_t *c)
 {
     int k, i;
