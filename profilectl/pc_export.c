@@ -251,7 +251,21 @@ static int export_run(jr_export_t *ex, const char *file, const char *out)
                    ex->lang, pc_jr_join(nlangs, langs, ", ", p));
         goto leave;
     }
-    doc = json_object();
+    doc = pc_jr_export_doc(&ex->c, data, ex->lang);
+    rv = pc_jr_write_json(&ex->c, doc, out, inputs);
+leave:
+    json_decref(doc);
+    json_decref(data);
+    return rv;
+}
+
+json_t *pc_jr_export_doc(jr_ctx_t *c, json_t *data, const char *lang)
+{
+    jr_export_t exs, *ex = &exs;
+    json_t *doc = json_object();
+
+    exs.c = *c;
+    exs.lang = lang;
     json_object_set_new(doc, "basics", export_basics(ex, data));
     json_object_set_new(doc, "work",
                         export_array(ex, data, "experience", export_work));
@@ -263,11 +277,8 @@ static int export_run(jr_export_t *ex, const char *file, const char *out)
     json_object_set_new(doc, "projects",
                         export_array(ex, data, "caseStudies",
                                      export_project));
-    rv = pc_jr_write_json(&ex->c, doc, out, inputs);
-leave:
-    json_decref(doc);
-    json_decref(data);
-    return rv;
+    c->err = exs.c.err;
+    return doc;
 }
 
 int pc_cmd_export_jsonresume(int argc, char **argv)

@@ -357,15 +357,8 @@ static int load_doc(jr_import_t *im, int l)
  * the files are read, im->c.err), not printed. */
 static int import_run(jr_import_t *im, const char *order, const char *out)
 {
-    apr_pool_t *p = im->c.p;
-    json_t *doc = NULL, *basics[JR_MAX_LANGS];
-    json_t *langs;
-    profile_load_opts_t opts = {.render = 0};
-    profile_store_t *store;
-    const char *msg;
     const char *inputs[JR_MAX_LANGS + 1];
-    char *buf = NULL;
-    int l, rv = PC_EXIT_PROBLEMS, bad = 0, unreadable = 0;
+    int l, unreadable = 0;
 
     for (l = 0; l < im->n; l++) {
         inputs[l] = im->files[l];
@@ -375,18 +368,43 @@ static int import_run(jr_import_t *im, const char *order, const char *out)
         return PC_EXIT_USAGE;
     }
     /* From here on, every problem of every file. */
-    im->c.problems = apr_array_make(p, 8, sizeof(const char *));
+    im->c.problems = apr_array_make(im->c.p, 8, sizeof(const char *));
     for (l = 0; l < im->n; l++) {
         if (load_doc(im, l) < 0) {
             unreadable = 1;
         }
-        else if (pc_jr_check_doc(im, l) < 0) {
-            bad = 1;
-        }
-        basics[l] = json_object_get(im->docs[l], "basics");
     }
     if (unreadable) {
         return PC_EXIT_USAGE;
+    }
+    return pc_jr_import_docs(im, out, inputs);
+}
+
+/* The one path from JSON Resume documents (im->docs, one per language,
+ * read) to a data file: import-jsonresume, import-linkedin (whose export
+ * it reads as a document) and merge (whose data files it exports as
+ * documents) all end here, so that they pair entries by the same rules
+ * (pc_import_align.c). */
+int pc_jr_import_docs(jr_import_t *im, const char *out,
+                      const char *const *inputs)
+{
+    apr_pool_t *p = im->c.p;
+    json_t *doc = NULL, *basics[JR_MAX_LANGS];
+    json_t *langs;
+    profile_load_opts_t opts = {.render = 0};
+    profile_store_t *store;
+    const char *msg;
+    char *buf = NULL;
+    int l, rv = PC_EXIT_PROBLEMS, bad = 0;
+
+    if (im->c.problems == NULL) {
+        im->c.problems = apr_array_make(p, 8, sizeof(const char *));
+    }
+    for (l = 0; l < im->n; l++) {
+        if (pc_jr_check_doc(im, l) < 0) {
+            bad = 1;
+        }
+        basics[l] = json_object_get(im->docs[l], "basics");
     }
     if (bad) {
         return PC_EXIT_PROBLEMS;

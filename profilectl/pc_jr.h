@@ -14,7 +14,8 @@
  *   pc_export.c        export-jsonresume and its mapping
  *
  * Functions and tables shared between the files are named pc_jr_*;
- * everything else is static.
+ * everything else is static.  import-linkedin and merge (pc_linkedin.h)
+ * end in pc_jr_import_docs too, so that every import pairs the same way.
  */
 #ifndef PC_JR_H
 #define PC_JR_H
@@ -105,6 +106,17 @@ typedef struct {
     const char *label;          /* " (Acme, 2019-04 – present)": the
                                  * entry being imported, for messages */
 } jr_import_t;
+
+/* pc_import.c: checks the documents im->docs and writes the data file
+ * (one language each, in order im->langs); returns the exit status, the
+ * problems in im->c.problems.  im->dropped and im->dropped_seen must be
+ * made. */
+int pc_jr_import_docs(jr_import_t *im, const char *out,
+                      const char *const *inputs);
+
+/* pc_export.c: language `lang` of data file `data` (valid) as a JSON
+ * Resume document (new reference); notes go to c. */
+json_t *pc_jr_export_doc(jr_ctx_t *c, json_t *data, const char *lang);
 
 /* pc_import_names.c */
 const char *pc_jr_make_id(apr_hash_t *taken, const char *name,

@@ -17,6 +17,7 @@
 
 #include "profilectl.h"
 #include "pc_jsonresume.h"
+#include "pc_linkedin.h"
 
 const char *pc_progname = "profilectl";
 
@@ -44,6 +45,12 @@ static const pc_command_t commands[] = {
     {"export-jsonresume", pc_cmd_export_jsonresume,
      "export-jsonresume [--lang L] [-o FILE] FILE\n"
      "      one language of a data file as a JSON Resume document"},
+    {"import-linkedin", pc_cmd_import_linkedin,
+     "import-linkedin [--lang L] [--name NAME] [--strict] [-o FILE]\n"
+     "      EXPORT\n"
+     "      a data file from a LinkedIn data export (its ZIP or folder)"},
+    {"merge", pc_cmd_merge, "merge [--strict] [-o FILE] FILE FILE...\n"
+     "      data files of different languages as one"},
     {NULL, NULL, NULL}
 };
 

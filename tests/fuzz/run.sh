@@ -33,6 +33,7 @@ case $target in
     lang) max_len=256 ;;
     route) max_len=128 ;;
     jrdate) max_len=64 ;;
+    linkedin) max_len=8192 ;;
     *) echo "unknown target '$target'" >&2; exit 2 ;;
 esac
 

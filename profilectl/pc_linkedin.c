@@ -1,0 +1,638 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * pc_linkedin.c -- profilectl import-linkedin: a LinkedIn data export
+ * (read by pc_li_read.c) as a one-language data file.  The export is
+ * written as a JSON Resume document in memory and imported by
+ * pc_jr_import_docs, the path import-jsonresume and merge take, so that
+ * periods, ids, links and the checks are the same.  This file holds the
+ * command and the mapping of each CSV file; docs/linkedin.md documents
+ * it column by column: a change here is a change there.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <apr_getopt.h>
+#include <apr_hash.h>
+#include <apr_lib.h>
+#include <apr_pools.h>
+#include <apr_strings.h>
+#include <jansson.h>
+
+#include "profilectl.h"
+#include "pc_jr.h"
+#include "pc_linkedin.h"
+
+#define LI_DATE_FORMS "Mon YYYY, YYYY, M/YYYY or Mon D, YYYY (Jun 2018, " \
+    "2008, 8/2004, Jun 5, 2018)"
+
+/* A column the mapping reads: its names in the layouts LinkedIn has
+ * used ("Started On", then the 2016-2017 "Start Date"). */
+typedef struct {
+    const char *names[3];
+    int required;
+} li_col_t;
+
+typedef struct {
+    jr_import_t im;
+    apr_hash_t *files;
+    const char *path;
+    int bad;
+} li_t;
+
+static const li_col_t profile_cols[] = {
+    {{"First Name"}, 1}, {{"Last Name"}, 1}, {{"Headline"}, 1},
+    {{"Summary"}, 1}, {{"Websites"}, 0}, {{NULL}, 0}
+};
+static const li_col_t position_cols[] = {
+    {{"Company Name"}, 1}, {{"Title"}, 1}, {{"Description"}, 1},
+    {{"Location"}, 1}, {{"Started On", "Start Date"}, 1},
+    {{"Finished On", "End Date"}, 1}, {{NULL}, 0}
+};
+static const li_col_t education_cols[] = {
+    {{"School Name"}, 1}, {{"Start Date", "Started On"}, 1},
+    {{"End Date", "Finished On"}, 1}, {{"Degree Name"}, 1}, {{NULL}, 0}
+};
+static const li_col_t skill_cols[] = {{{"Name"}, 1}, {{NULL}, 0}};
+static const li_col_t project_cols[] = {
+    {{"Title"}, 1}, {{"Description"}, 1},
+    {{"Started On", "Start Date"}, 1}, {{"Finished On", "End Date"}, 1},
+    {{NULL}, 0}
+};
+
+/* The name column c has in t's header (its current or an older one),
+ * or NULL. */
+static const char *col_name(const pc_li_table_t *t, const li_col_t *c)
+{
+    int k, i;
+
+    for (k = 0; k < 3 && c->names[k]; k++) {
+        for (i = 0; i < t->header.n; i++) {
+            if (strcmp(t->header.f[i], c->names[k]) == 0) {
+                return c->names[k];
+            }
+        }
+    }
+    return NULL;
+}
+
+/* File `name` when the export has it and its header is a layout the
+ * mapping knows (every required column); else NULL (a problem set when
+ * the layout is unknown). */
+static pc_li_table_t *table(li_t *li, const char *name, const li_col_t *cols)
+{
+    apr_pool_t *p = li->im.c.p;
+    pc_li_table_t *t = apr_hash_get(li->files, name, APR_HASH_KEY_STRING);
+    const char *expected = "", *missing = "";
+    const li_col_t *c;
+
+    if (t == NULL) {
+        return NULL;
+    }
+    for (c = cols; c->names[0]; c++) {
+        const char *n = c->names[1]
+                        ? apr_psprintf(p, "%s (or %s)", c->names[0],
+                                       c->names[1]) : c->names[0];
+
+        if (!c->required) {
+            continue;
+        }
+        expected = apr_pstrcat(p, expected, *expected ? ", " : "", n, NULL);
+        if (col_name(t, c) == NULL) {
+            missing = apr_pstrcat(p, missing, *missing ? ", " : "", n, NULL);
+        }
+    }
+    if (*missing) {
+        pc_jr_fail(&li->im.c, "%s/%s:1: a layout LinkedIn does not write "
+                   "(columns %s): expected the columns %s; missing %s",
+                   li->path, name,
+                   pc_jr_join(t->header.n, t->header.f, ", ", p), expected,
+                   missing);
+        li->bad = 1;
+        return NULL;
+    }
+    return t;
+}
+
+/* Column c of row r, trimmed ("" when the file lacks it). */
+static const char *get(li_t *li, const pc_li_table_t *t,
+                       const pc_li_row_t *r, const li_col_t *c)
+{
+    const char *n = col_name(t, c), *s = n ? pc_li_get(t, r, n) : NULL;
+    const char *e;
+
+    if (s == NULL) {
+        return "";
+    }
+    while (apr_isspace(*s)) {
+        s++;
+    }
+    for (e = s + strlen(s); e > s && apr_isspace(e[-1]); e--) {
+    }
+    return apr_pstrndup(li->im.c.p, s, e - s);
+}
+
+/* Counts the non-empty values of every column of t that cols does not
+ * read as not imported ("3 × Education.csv Notes"). */
+static void drop_columns(li_t *li, const pc_li_table_t *t,
+                         const li_col_t *cols)
+{
+    const li_col_t *c;
+    int i, k, n, used;
+
+    for (i = 0; i < t->header.n; i++) {
+        used = 0;
+        for (c = cols; c->names[0]; c++) {
+            for (k = 0; k < 3 && c->names[k]; k++) {
+                used |= strcmp(c->names[k], t->header.f[i]) == 0;
+            }
+        }
+        if (used) {
+            continue;
+        }
+        n = 0;
+        for (k = 0; k < t->rows->nelts; k++) {
+            const pc_li_row_t *r = &APR_ARRAY_IDX(t->rows, k, pc_li_row_t);
+            const char *v = r->f[i];
+
+            while (apr_isspace(*v)) {
+                v++;
+            }
+            n += *v != '\0';
+        }
+        if (n) {
+            pc_jr_drop(&li->im, apr_psprintf(li->im.c.p, "%s %s", t->name,
+                                             t->header.f[i]), n);
+        }
+    }
+}
+
+/* Sets obj[key] to the ISO form of LinkedIn date column c of row r
+ * (nothing when it is empty). */
+static void put_date(li_t *li, json_t *obj, const char *key,
+                     const pc_li_table_t *t, const pc_li_row_t *r,
+                     const li_col_t *c)
+{
+    const char *text = get(li, t, r, c), *iso;
+
+    if (!*text) {
+        return;
+    }
+    if (pc_jr_read_date(&iso, text, 0, li->im.c.p) != 0 || !*iso) {
+        pc_jr_fail(&li->im.c, "%s/%s:%d: %s \"%s\" is not a date: LinkedIn "
+                   "writes " LI_DATE_FORMS, li->path, t->name, r->line,
+                   col_name(t, c), text);
+        li->bad = 1;
+        return;
+    }
+    pc_jr_set_str(obj, key, iso);
+}
+
+/* Is s (n bytes) a bullet mark: "•" anywhere, "-" or "*" where a line
+ * starts? */
+static int bullet_at(const char *s, int line_start)
+{
+    if (strncmp(s, "\xe2\x80\xa2", 3) == 0) {
+        return 3;
+    }
+    if (line_start && (*s == '-' || *s == '*')
+        && (s[1] == ' ' || s[1] == '\t')) {
+        return 1;
+    }
+    return 0;
+}
+
+/* Text with its runs of white space (tabs, newlines, U+FFFC object
+ * replacement characters) as one space, trimmed. */
+static const char *squeeze(const char *s, apr_size_t n, apr_pool_t *p)
+{
+    char *out = apr_palloc(p, n + 1), *d = out;
+    apr_size_t i;
+    int space = 1;
+
+    for (i = 0; i < n; i++) {
+        if (apr_isspace(s[i]) || strncmp(s + i, "\xef\xbf\xbc", 3) == 0) {
+            if (!apr_isspace(s[i])) {
+                i += 2;
+            }
+            if (!space) {
+                *d++ = ' ';
+            }
+            space = 1;
+            continue;
+        }
+        *d++ = s[i];
+        space = 0;
+    }
+    while (d > out && d[-1] == ' ') {
+        d--;
+    }
+    *d = '\0';
+    return out;
+}
+
+/* Splits a description into its prose (the context) and its bullets
+ * (the highlights).  A bullet starts at "•" anywhere, or at "-" or "*"
+ * and a space where a line starts: after a newline, or after a run of
+ * two or more spaces (LinkedIn flattens the line breaks of newer exports
+ * into such runs); it runs to the next bullet or line break.  Every
+ * other piece of text is prose, joined in order with a space. */
+static void split_description(const char **context, json_t *highlights,
+                              const char *text, apr_pool_t *p)
+{
+    const char *s = text, *piece = text, *prose = "";
+    int in_bullet = 0, line_start = 1, spaces = 0, k;
+
+    for (;;) {
+        k = *s ? bullet_at(s, line_start) : 0;
+        if (*s == '\0' || k || *s == '\n') {
+            const char *t = squeeze(piece, s - piece, p);
+
+            if (in_bullet && *t) {
+                json_array_append_new(highlights, json_string(t));
+            }
+            else if (*t) {
+                prose = apr_pstrcat(p, prose, *prose ? " " : "", t, NULL);
+            }
+            if (*s == '\0') {
+                break;
+            }
+            in_bullet = k != 0;
+            s += k ? k : 1;
+            piece = s;
+            line_start = !k;
+            spaces = 0;
+            continue;
+        }
+        if (*s == ' ' || *s == '\t' || *s == '\r') {
+            spaces++;
+            line_start = line_start || spaces >= 2;
+        }
+        else {
+            /* A bullet found after a run of spaces ends the piece before
+             * the run: squeeze() drops the run. */
+            line_start = 0;
+            spaces = 0;
+        }
+        s++;
+    }
+    *context = prose;
+}
+
+/* The host of a URL (scheme-less or not), lower case, without "www.". */
+static const char *host_of(const char *url, apr_pool_t *p)
+{
+    const char *s = strstr(url, "://"), *e;
+    char *h;
+    int i;
+
+    s = s ? s + 3 : url;
+    for (e = s; *e && *e != '/' && *e != ':' && *e != '?' && *e != '#';
+         e++) {
+    }
+    h = apr_pstrndup(p, s, e - s);
+    for (i = 0; h[i]; i++) {
+        h[i] = apr_tolower(h[i]);
+    }
+    return strncmp(h, "www.", 4) == 0 ? h + 4 : h;
+}
+
+/* The network a host is (its name gives the link's kind), or NULL for a
+ * website of the person's own. */
+static const char *network_of(const char *host)
+{
+    static const char *const nets[][2] = {
+        {"github.com", "GitHub"}, {"linkedin.com", "LinkedIn"},
+        {"gitlab.com", "GitLab"}, {"twitter.com", "Twitter"},
+        {"x.com", "X"}, {"bitbucket.org", "Bitbucket"},
+        {"stackoverflow.com", "Stack Overflow"}, {"medium.com", "Medium"},
+        {"youtube.com", "YouTube"}, {"facebook.com", "Facebook"},
+        {"instagram.com", "Instagram"}, {"behance.net", "Behance"},
+        {"dribbble.com", "Dribbble"}, {"kaggle.com", "Kaggle"},
+        {"slideshare.net", "SlideShare"}, {"xing.com", "XING"},
+        {"mastodon.social", "Mastodon"}, {"codefights.com", "CodeFights"},
+        {"trailblazer.me", "Trailblazer"}, {NULL, NULL}
+    };
+    size_t n = strlen(host), m;
+    int i;
+
+    for (i = 0; nets[i][0]; i++) {
+        m = strlen(nets[i][0]);
+        if (strcmp(host, nets[i][0]) == 0
+            || (n > m && host[n - m - 1] == '.'
+                && strcmp(host + n - m, nets[i][0]) == 0)) {
+            return nets[i][1];
+        }
+    }
+    return NULL;
+}
+
+/* Profile.csv Websites: "PORTFOLIO:url, BLOG:url" (2018) or
+ * "[PERSONAL:url]", "[BLOG:url,OTHER:url]" (newer); a URL may lack its
+ * scheme.  The first site of the person's own becomes basics.url (a
+ * "website" link whose text is its host), the others profiles named by
+ * their network (kind github, gitlab...), or "Website". */
+static void import_websites(li_t *li, json_t *basics, const char *field)
+{
+    apr_pool_t *p = li->im.c.p;
+    json_t *profiles = json_object_get(basics, "profiles"), *pr;
+    char *list = apr_pstrdup(p, field), *last, *t, *colon;
+    const char *url, *net, *host;
+    size_t n;
+
+    if (*list == '[') {
+        list++;
+        n = strlen(list);
+        if (n && list[n - 1] == ']') {
+            list[n - 1] = '\0';
+        }
+    }
+    for (t = apr_strtok(list, ",", &last); t;
+         t = apr_strtok(NULL, ",", &last)) {
+        while (apr_isspace(*t)) {
+            t++;
+        }
+        /* "KIND:url": the kind is LinkedIn's (PORTFOLIO, BLOG...), not
+         * the host's; "https://..." has no kind. */
+        colon = strchr(t, ':');
+        url = colon && strncmp(colon, "://", 3) != 0 ? colon + 1 : t;
+        url = apr_pstrdup(p, url);
+        apr_collapse_spaces((char *)url, url);
+        if (!*url) {
+            continue;
+        }
+        if (strstr(url, "://") == NULL) {
+            url = apr_pstrcat(p, "https://", url, NULL);
+        }
+        host = host_of(url, p);
+        net = network_of(host);
+        if (net == NULL && !*pc_jr_str(basics, "url")) {
+            pc_jr_set_str(basics, "url", url);
+            continue;
+        }
+        /* The import names a link's kind after its network: "Website"
+         * gives the kind "website". */
+        pr = json_object();
+        pc_jr_set_str(pr, "network", net ? net : "Website");
+        pc_jr_set_str(pr, "url", url);
+        json_array_append_new(profiles, pr);
+    }
+}
+
+static json_t *import_basics(li_t *li, const char *name)
+{
+    json_t *b = json_object();
+    pc_li_table_t *t = table(li, "Profile.csv", profile_cols);
+    const pc_li_row_t *r;
+    const char *first, *lastn;
+
+    json_object_set_new(b, "profiles", json_array());
+    if (t == NULL || t->rows->nelts == 0) {
+        if (name == NULL && !li->bad) {
+            pc_jr_fail(&li->im.c, "%s has no Profile.csv%s: give the "
+                       "person's name with --name NAME", li->path,
+                       t ? " row" : "");
+            li->bad = 1;
+        }
+        pc_jr_set_str(b, "name", name);
+        return b;
+    }
+    r = &APR_ARRAY_IDX(t->rows, 0, pc_li_row_t);
+    first = get(li, t, r, &profile_cols[0]);
+    lastn = get(li, t, r, &profile_cols[1]);
+    pc_jr_set_str(b, "name", name ? name
+                  : apr_pstrcat(li->im.c.p, first, *first && *lastn ? " "
+                                : "", lastn, NULL));
+    pc_jr_set_str(b, "label", get(li, t, r, &profile_cols[2]));
+    pc_jr_set_str(b, "summary", get(li, t, r, &profile_cols[3]));
+    import_websites(li, b, get(li, t, r, &profile_cols[4]));
+    drop_columns(li, t, profile_cols);
+    if (t->rows->nelts > 1) {
+        pc_jr_drop(&li->im, "Profile.csv rows after the first",
+                   t->rows->nelts - 1);
+    }
+    return b;
+}
+
+/* Builds one JSON Resume entry from row r of t. */
+typedef void (*li_row_fn)(li_t *li, const pc_li_table_t *t,
+                          const pc_li_row_t *r, json_t *e);
+
+static json_t *import_rows(li_t *li, const char *name, const li_col_t *cols,
+                           li_row_fn fill)
+{
+    json_t *all = json_array(), *e;
+    pc_li_table_t *t = table(li, name, cols);
+    int i;
+
+    if (t == NULL) {
+        return all;
+    }
+    for (i = 0; i < t->rows->nelts; i++) {
+        e = json_object();
+        json_array_append_new(all, e);
+        fill(li, t, &APR_ARRAY_IDX(t->rows, i, pc_li_row_t), e);
+    }
+    drop_columns(li, t, cols);
+    return all;
+}
+
+static void fill_position(li_t *li, const pc_li_table_t *t,
+                          const pc_li_row_t *r, json_t *w)
+{
+    json_t *hl = json_array();
+    const char *context;
+
+    split_description(&context, hl, get(li, t, r, &position_cols[2]),
+                      li->im.c.p);
+    pc_jr_set_str(w, "name", get(li, t, r, &position_cols[0]));
+    pc_jr_set_str(w, "position", get(li, t, r, &position_cols[1]));
+    pc_jr_set_str(w, "description", context);
+    pc_jr_set_str(w, "location", squeeze(get(li, t, r, &position_cols[3]),
+                                         strlen(get(li, t, r,
+                                                    &position_cols[3])),
+                                         li->im.c.p));
+    put_date(li, w, "startDate", t, r, &position_cols[4]);
+    put_date(li, w, "endDate", t, r, &position_cols[5]);
+    json_object_set_new(w, "highlights", hl);
+}
+
+static void fill_education(li_t *li, const pc_li_table_t *t,
+                           const pc_li_row_t *r, json_t *ed)
+{
+    pc_jr_set_str(ed, "institution", get(li, t, r, &education_cols[0]));
+    pc_jr_set_str(ed, "area", get(li, t, r, &education_cols[3]));
+    put_date(li, ed, "startDate", t, r, &education_cols[1]);
+    put_date(li, ed, "endDate", t, r, &education_cols[2]);
+}
+
+static void fill_project(li_t *li, const pc_li_table_t *t,
+                         const pc_li_row_t *r, json_t *pr)
+{
+    const char *d = get(li, t, r, &project_cols[1]);
+
+    pc_jr_set_str(pr, "name", get(li, t, r, &project_cols[0]));
+    pc_jr_set_str(pr, "description", squeeze(d, strlen(d), li->im.c.p));
+    put_date(li, pr, "startDate", t, r, &project_cols[2]);
+    put_date(li, pr, "endDate", t, r, &project_cols[3]);
+}
+
+/* Skills.csv: one group of every skill, titled in the language. */
+static json_t *import_skills(li_t *li)
+{
+    static const char *const titles[][2] = {
+        {"es", "Aptitudes"}, {"de", "Kenntnisse"},
+        {"fr", "Comp\xc3\xa9tences"}, {"pt", "Compet\xc3\xaancias"},
+        {"it", "Competenze"}, {NULL, NULL}
+    };
+    json_t *all = json_array(), *g, *kw;
+    pc_li_table_t *t = table(li, "Skills.csv", skill_cols);
+    const char *title = "Skills";
+    int i;
+
+    if (t == NULL || t->rows->nelts == 0) {
+        return all;
+    }
+    for (i = 0; titles[i][0]; i++) {
+        if (strcmp(titles[i][0], li->im.langs[0]) == 0) {
+            title = titles[i][1];
+        }
+    }
+    g = json_object();
+    kw = json_array();
+    json_array_append_new(all, g);
+    pc_jr_set_str(g, "name", title);
+    for (i = 0; i < t->rows->nelts; i++) {
+        json_array_append_new(kw, json_string(
+            get(li, t, &APR_ARRAY_IDX(t->rows, i, pc_li_row_t),
+                &skill_cols[0])));
+    }
+    json_object_set_new(g, "keywords", kw);
+    drop_columns(li, t, skill_cols);
+    return all;
+}
+
+#define LI_USAGE "usage: %s import-linkedin [--lang L] [--name NAME] " \
+    "[--strict] [-o OUT] EXPORT"
+
+static int linkedin_run(li_t *li, const char *name, const char *out)
+{
+    static const char *const mapped[] = {
+        "Profile.csv", "Positions.csv", "Education.csv", "Skills.csv",
+        "Projects.csv", NULL
+    };
+    apr_pool_t *p = li->im.c.p;
+    const char *err, *inputs[] = {li->path, NULL};
+    pc_li_table_t *t;
+    json_t *doc;
+    int i, k, known;
+
+    if (pc_li_read_export(&li->files, &err, li->path, p) < 0) {
+        pc_jr_fail(&li->im.c, "%s", err);
+        return PC_EXIT_USAGE;
+    }
+    li->im.c.problems = apr_array_make(p, 8, sizeof(const char *));
+    doc = json_object();
+    li->im.docs[0] = doc;
+    json_object_set_new(doc, "basics", import_basics(li, name));
+    json_object_set_new(doc, "work", import_rows(li, "Positions.csv",
+                                                 position_cols,
+                                                 fill_position));
+    json_object_set_new(doc, "education",
+                        import_rows(li, "Education.csv", education_cols,
+                                    fill_education));
+    json_object_set_new(doc, "skills", import_skills(li));
+    json_object_set_new(doc, "projects", import_rows(li, "Projects.csv",
+                                                     project_cols,
+                                                     fill_project));
+    /* The export's other profile files, in pc_li_files' order. */
+    for (i = 0; pc_li_files[i]; i++) {
+        for (known = 0, k = 0; mapped[k]; k++) {
+            known |= strcmp(mapped[k], pc_li_files[i]) == 0;
+        }
+        t = apr_hash_get(li->files, pc_li_files[i], APR_HASH_KEY_STRING);
+        if (!known && t && t->rows->nelts) {
+            pc_jr_drop(&li->im, apr_psprintf(p, "%s rows", pc_li_files[i]),
+                       t->rows->nelts);
+        }
+    }
+    if (li->bad) {
+        return PC_EXIT_PROBLEMS;
+    }
+    return pc_jr_import_docs(&li->im, out, inputs);
+}
+
+int pc_cmd_import_linkedin(int argc, char **argv)
+{
+    static const apr_getopt_option_t options[] = {
+        {"lang", 256, 1, "the language of the export's text (en)"},
+        {"name", 258, 1, "the person's name (when there is no Profile.csv)"},
+        {"output", 'o', 1, "the data file to write (-: standard output)"},
+        {"strict", 257, 0, "refuse what the mapping would drop"},
+        {NULL, 0, 0, NULL}
+    };
+    li_t li;
+    apr_getopt_t *os;
+    apr_status_t rv;
+    const char *optarg, *out = NULL, *name = NULL, *lang = "en";
+    char *tag;
+    int optch, i, status;
+
+    memset(&li, 0, sizeof(li));
+    li.im.c.cmd = "import-linkedin";
+    li.im.c.p = pc_pool();
+    os = pc_getopt(argc, argv, li.im.c.p);
+    while ((rv = apr_getopt_long(os, options, &optch, &optarg))
+           == APR_SUCCESS) {
+        switch (optch) {
+        case 256: lang = optarg; break;
+        case 258: name = optarg; break;
+        case 'o': out = optarg; break;
+        case 257: li.im.strict = 1; break;
+        }
+    }
+    if (rv != APR_EOF || argc - os->ind != 1) {
+        status = pc_fail(li.im.c.cmd, LI_USAGE, pc_progname);
+        apr_pool_destroy(li.im.c.p);
+        return status;
+    }
+    tag = apr_pstrdup(li.im.c.p, lang);
+    for (i = 0; tag[i]; i++) {
+        if (!apr_isalpha(tag[i]) || (tag[i] & 0x80)) {
+            break;
+        }
+        tag[i] = apr_tolower(tag[i]);
+    }
+    if (tag[i] || i < 2 || i > 8) {
+        status = pc_fail(li.im.c.cmd, "--lang \"%s\" is not a language tag: "
+                         "2 to 8 ASCII letters, e.g. en", lang);
+        apr_pool_destroy(li.im.c.p);
+        return status;
+    }
+    if (name != NULL && !*name) {
+        status = pc_fail(li.im.c.cmd, "--name is empty");
+        apr_pool_destroy(li.im.c.p);
+        return status;
+    }
+    li.path = os->argv[os->ind];
+    li.im.n = 1;
+    li.im.langs[0] = tag;
+    li.im.files[0] = li.path;
+    li.im.dropped = apr_array_make(li.im.c.p, 8, sizeof(const char *));
+    li.im.dropped_seen = apr_hash_make(li.im.c.p);
+    status = linkedin_run(&li, name, out);
+    if (status != PC_EXIT_OK && li.im.c.problems && li.im.c.problems->nelts) {
+        for (i = 0; i < li.im.c.problems->nelts; i++) {
+            fprintf(stderr, "%s\n",
+                    APR_ARRAY_IDX(li.im.c.problems, i, const char *));
+        }
+        fprintf(stderr, "profilectl %s: %d problem%s; nothing written\n",
+                li.im.c.cmd, li.im.c.problems->nelts,
+                li.im.c.problems->nelts == 1 ? "" : "s");
+    }
+    else if (status != PC_EXIT_OK && li.im.c.err != NULL) {
+        pc_fail(li.im.c.cmd, "%s", li.im.c.err);
+    }
+    json_decref(li.im.docs[0]);
+    apr_pool_destroy(li.im.c.p);
+    return status;
+}
