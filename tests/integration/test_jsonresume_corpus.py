@@ -44,8 +44,11 @@ REFUSED = {
         'rename it'),
     "07-large-invalid-day": (1, '$.work[11].endDate: "1996-06-31": that '
                              'month has no such day'),
-    "12-crlf-different-lengths": (1, '$.skills[11] (Video Editing): no '
-                                  'entry in '),
+    "10-unpadded-dates-courses": (
+        1, '$.work[0].url: "http://example.com/" here, '
+        '"https://example.com/" in '),
+    "13-workmode-urls-object": (
+        1, '$.projects[0] (gardenLog, 2025-08-17 – present) and '),
     "14-es-longer-than-en": (1, '$.work[5] (Servitem ltda, 2014-01-20 – '
                              '2015-06-17): the dates differ'),
     "32-custom-format-name-links.es": (1, '$.experience: JSON Resume calls '
@@ -57,6 +60,8 @@ REFUSED = {
         2, '35-jsonc-comments-trailing-commas.fr.json:11:5: invalid JSON: '),
     "36-custom-format-zhijin.zh": (1, '$.contact: JSON Resume calls this '
                                    '"basics"; rename it'),
+    "37-bom-powershell-output": (1, '$.work[17].endDate: "1994-11-31": that '
+                                 'month has no such day'),
 }
 
 # What the import maps (docs/jsonresume.md), older names included.
