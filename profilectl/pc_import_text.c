@@ -7,6 +7,7 @@
  * language-neutral strings (URLs), the same in every language.
  */
 #include <string.h>
+#include <strings.h>
 
 #include <apr_strings.h>
 #include <jansson.h>
@@ -135,9 +136,37 @@ json_t *pc_jr_text_list(jr_import_t *im, json_t **entries,
     return out;
 }
 
+/* s without an http:// or https:// scheme and one trailing '/', with its
+ * length in *len. */
+static const char *url_core(const char *s, size_t *len)
+{
+    if (strncasecmp(s, "https://", 8) == 0) {
+        s += 8;
+    }
+    else if (strncasecmp(s, "http://", 7) == 0) {
+        s += 7;
+    }
+    *len = strlen(s);
+    if (*len > 0 && s[*len - 1] == '/') {
+        (*len)--;
+    }
+    return s;
+}
+
+/* Whether two URLs are the same page but for http/https or a trailing
+ * '/', as people write one link twice. */
+static int same_url(const char *a, const char *b)
+{
+    size_t la, lb;
+    const char *ca = url_core(a, &la), *cb = url_core(b, &lb);
+
+    return la == lb && strncmp(ca, cb, la) == 0;
+}
+
 /* A language-neutral string (a URL): member `key` of the entry of any
- * language that has it; an error when two languages give different
- * ones. */
+ * language that has it (the https:// one of two that differ only in
+ * the scheme or a trailing '/'); an error when two languages give
+ * different ones. */
 const char *pc_jr_neutral(jr_import_t *im, json_t **entries,
                           const char *key, const char *where)
 {
@@ -149,6 +178,13 @@ const char *pc_jr_neutral(jr_import_t *im, json_t **entries,
         if (!*v) {
             v = s;
             from = l;
+        }
+        else if (*s && strcmp(s, v) != 0 && same_url(s, v)) {
+            if (strncasecmp(s, "https://", 8) == 0
+                && strncasecmp(v, "https://", 8) != 0) {
+                v = s;
+                from = l;
+            }
         }
         else if (*s && strcmp(s, v) != 0) {
             pc_jr_fail(&im->c, "%s: %s.%s: \"%s\" here, \"%s\" in %s: it "

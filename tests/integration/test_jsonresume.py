@@ -447,6 +447,27 @@ def test_different_contact_is_named(tmp_path):
     assert "must be the same in every language" in err, err
 
 
+def test_a_link_written_with_http_in_one_language_is_the_https_one(tmp_path):
+    en, es = load("sample.en.json"), load("sample.es.json")
+    url = "https://piedpiper.example.com/"
+    en["work"][0]["url"] = url
+    es["work"][0]["url"] = "http://piedpiper.example.com"
+    d = import_ok(*_pair(tmp_path, en, es))
+    assert d["experience"][0]["companyUrl"] == url
+    # Written with http in the first language instead: the same link.
+    es["work"][0]["url"], en["work"][0]["url"] = url, "http://" + url[8:]
+    d = import_ok(*_pair(tmp_path, en, es))
+    assert d["experience"][0]["companyUrl"] == url
+
+
+def test_a_different_link_in_each_language_is_named(tmp_path):
+    en, es = load("sample.en.json"), load("sample.es.json")
+    es["work"][0]["url"] = "https://example.org/another-page"
+    err = import_error(*_pair(tmp_path, en, es))
+    assert "$.work[0].url: \"https://example.org/another-page\" here" \
+        in err, err
+
+
 def test_url_in_one_language_only_is_used(tmp_path):
     # A URL is not a translation: one file giving it is enough.
     en, es = load("sample.en.json"), load("sample.es.json")
