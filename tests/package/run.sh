@@ -488,8 +488,7 @@ echo "a static file beside the API" >"$tmp/www/static.txt"
 # A copy of /etc/apache2 as it is now, listening on 127.0.0.1:$port (and
 # the vhost example on $vport instead of 8081), with its own runtime
 # files, a virtual host with a static file, the modules the snippets use,
-# and every snippet of the docs in conf-enabled/ ($1: "bare" for the
-# snippets without their <IfModule profile_module> lines).
+# and every snippet of the docs in conf-enabled/ (none with $1 "none").
 setup_server_copy()
 {
     server_confdir=$tmp/apache2
@@ -525,12 +524,9 @@ EOF
     </Directory>
 </VirtualHost>
 EOF
+    [ "${1:-}" = none ] && return
     for f in "$tmp/snippets"/zz-snippet-*.conf; do
-        if [ "${1:-}" = bare ]; then
-            sed '/^ *<IfModule profile_module>$/d; /^ *<\/IfModule>$/d' "$f"
-        else
-            cat "$f"
-        fi >"$server_confdir/conf-enabled/${f##*/}"
+        cp "$f" "$server_confdir/conf-enabled/" || error "cp $f"
     done
 }
 ctl()
@@ -776,17 +772,25 @@ setup_server_copy
 start_test_server "after the purge"
 check_apis_gone "after the purge"
 stop_checked "after the purge"
-# The same snippets without <IfModule> are what breaks a server: checked,
-# so that the checks above mean something.
-setup_server_copy bare
-if ctl configtest >"$tmp/unwrapped.log" 2>&1; then
-    fail "the snippets without <IfModule> parse after the purge"
-fi
-grep -Eq "Invalid command 'Profile|Cannot find module profile" "$tmp/unwrapped.log" || {
-    cat "$tmp/unwrapped.log" >&2
-    fail "unexpected configtest error without <IfModule>"
-}
-echo "without <IfModule>: $(grep -m1 -E "Invalid command|Cannot find module" "$tmp/unwrapped.log")"
+# Each snippet without its <IfModule> is what breaks a server: checked
+# one by one, so that the checks above mean something.
+n=0
+for f in "$tmp/snippets/bare"/zz-snippet-*.conf; do
+    grep -Eq '^ *(Profile[A-Z]|LogLevel .*profile:)' "$f" || continue
+    setup_server_copy none
+    cp "$f" "$server_confdir/conf-enabled/" || error "cp $f"
+    if ctl configtest >"$tmp/unwrapped.log" 2>&1; then
+        fail "$(sed -n '1s/^# tests.package.run.sh: //p' "$f") parses after the purge"
+    fi
+    grep -Eq "Invalid command 'Profile|Cannot find module profile" \
+            "$tmp/unwrapped.log" || {
+        cat "$tmp/unwrapped.log" >&2
+        fail "unexpected configtest error for $f"
+    }
+    n=$((n + 1))
+    echo "$(sed -n '1s/^# tests.package.run.sh: //p' "$f"): $(grep -m1 -oE "Invalid command '[A-Za-z]+'|Cannot find module profile" "$tmp/unwrapped.log")"
+done
+[ $n -gt 0 ] || fail "no snippet checked without its <IfModule>"
 server_confdir=
 
 cleanup_state_dirs

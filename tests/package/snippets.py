@@ -23,7 +23,8 @@
 # Debian, with its URLs moved below /snippet-N (so that each is told apart
 # and none replaces the package's example at /api/v1), its ProfileData
 # naming DATA, and no LoadModule line (a2enmod loads the module); and
-# OUTDIR/manifest, one line per URL to check: "api URL" (the API's
+# the same without the <IfModule profile_module> lines to OUTDIR/bare/;
+# and OUTDIR/manifest, one line per URL to check: "api URL" (the API's
 # base), "status URL" (a JSON status) or "none SOURCE" (a snippet that
 # publishes nothing, e.g. a LogLevel).
 import glob
@@ -87,6 +88,21 @@ def unguarded(lines):
     return bad
 
 
+def unwrap(lines):
+    """lines without their <IfModule profile_module> and its </IfModule>."""
+    stack, kept = [], []
+    for line in lines:
+        if OPEN_GUARD.match(line):
+            stack.append(True)
+            continue
+        if OPEN_OTHER.match(line):
+            stack.append(False)
+        elif CLOSE.match(line) and stack and stack.pop():
+            continue
+        kept.append(line)
+    return kept
+
+
 def main():
     src, out, data = sys.argv[1:]
     sources = [os.path.join(src, "README.md")]
@@ -116,7 +132,7 @@ def main():
             bad += 1
     if bad:
         return 1
-    os.makedirs(out, exist_ok=True)
+    os.makedirs(os.path.join(out, "bare"), exist_ok=True)
     manifest = []
     n = 0
     for where, lines, apply in snippets:
@@ -149,6 +165,10 @@ def main():
                   encoding="utf-8") as f:
             f.write("# tests/package/run.sh: applied from %s\n%s\n"
                     % (where, text))
+        with open(os.path.join(out, "bare", "zz-snippet-%d.conf" % n), "w",
+                  encoding="utf-8") as f:
+            f.write("# tests/package/run.sh: %s without its guards\n%s\n"
+                    % (where, "\n".join(unwrap(body))))
         manifest += kinds
     with open(os.path.join(out, "manifest"), "w", encoding="utf-8") as f:
         f.write("".join(k + "\n" for k in manifest))
