@@ -669,6 +669,22 @@ code=$(get "$base/profile" -H "If-None-Match: $etag")
 echo "GET /profile, If-None-Match: $etag: 304"
 
 check_apis_serve
+
+# The removal checklist's grep (docs/operations.md, "Removing it"), run on
+# the copy: it must list every file holding a snippet, and none of the
+# package's own files.
+checklist=$(sed -n 's/^    \(grep -rnE .*\)$/\1/p' "$SRCDIR/docs/operations.md")
+[ "$(echo "$checklist" | grep -c .)" = 1 ] ||
+    fail "docs/operations.md has not one removal grep: $checklist"
+(cd "$server_confdir" &&
+ eval "$(echo "$checklist" | sed 's| /etc/apache2/ | ./ |')") |
+    cut -d: -f1 | sed 's|^\./||' | LC_ALL=C sort -u >"$tmp/checklist.found"
+(cd "$server_confdir" && ls conf-enabled/zz-snippet-*.conf) | LC_ALL=C sort \
+    >"$tmp/checklist.want"
+diff -u "$tmp/checklist.want" "$tmp/checklist.found" ||
+    fail "the removal checklist's grep does not find exactly the snippets (- missed, + extra)"
+echo "the removal checklist's grep finds every snippet and no file of the package"
+
 code=$(get "http://127.0.0.1:$vport/api/v1/profile")
 [ "$code" = 200 ] || fail "the vhost example: GET /api/v1/profile: ${code:-no answer}"
 code=$(get "http://127.0.0.1:$vport/")
