@@ -791,20 +791,20 @@ stop_checked "after the purge"
 # Each snippet without its <IfModule> is what breaks a server: checked
 # one by one, so that the checks above mean something.
 n=0
-for f in "$tmp/snippets/bare"/zz-snippet-*.conf; do
-    grep -Eq '^ *(Profile[A-Z]|LogLevel .*profile:)' "$f" || continue
+for bare in "$tmp/snippets/bare"/zz-snippet-*.conf; do
+    grep -Eq '^ *(Profile[A-Z]|LogLevel .*profile:)' "$bare" || continue
     setup_server_copy none
-    cp "$f" "$server_confdir/conf-enabled/" || error "cp $f"
+    cp "$bare" "$server_confdir/conf-enabled/" || error "cp $bare"
     if ctl configtest >"$tmp/unwrapped.log" 2>&1; then
-        fail "$(sed -n '1s/^# tests.package.run.sh: //p' "$f") parses after the purge"
+        fail "$(sed -n '1s/^# tests.package.run.sh: //p' "$bare") parses after the purge"
     fi
     grep -Eq "Invalid command 'Profile|Cannot find module profile" \
             "$tmp/unwrapped.log" || {
         cat "$tmp/unwrapped.log" >&2
-        fail "unexpected configtest error for $f"
+        fail "unexpected configtest error for $bare"
     }
     n=$((n + 1))
-    echo "$(sed -n '1s/^# tests.package.run.sh: //p' "$f"): $(grep -m1 -oE "Invalid command '[A-Za-z]+'|Cannot find module profile" "$tmp/unwrapped.log")"
+    echo "$(sed -n '1s/^# tests.package.run.sh: //p' "$bare"): $(grep -m1 -oE "Invalid command '[A-Za-z]+'|Cannot find module profile" "$tmp/unwrapped.log")"
 done
 [ $n -gt 0 ] || fail "no snippet checked without its <IfModule>"
 server_confdir=
