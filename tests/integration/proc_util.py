@@ -105,6 +105,14 @@ def crash_lines(text):
     return [ln for ln in text.splitlines() if CRASH.search(ln)]
 
 
+def module_messages(text):
+    """The module's lines (PROFILEnnnn) of error-log text `text`, but the
+    PROFILE0008 notice naming its version, logged at every start and
+    restart."""
+    return [ln for ln in text.splitlines()
+            if "PROFILE" in ln and "PROFILE0008: " not in ln]
+
+
 def wrk_binary():
     for d in os.environ.get("PATH", "").split(os.pathsep) + ["/usr/bin"]:
         p = os.path.join(d, "wrk")
