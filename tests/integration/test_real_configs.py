@@ -437,7 +437,7 @@ def test_stop_works_with_a_bad_data_file(make_httpd, workdir, sample, how):
 
 
 # ------------------------------------------- the shipped dedicated vhost
-@pytest.mark.allow_log(r"AH01630: client denied .*/htdocs/api")
+@pytest.mark.allow_log(r"AH01630: client denied .*/htdocs/")
 def test_shipped_vhost_serves_the_api_on_its_own_port_only(make_httpd,
                                                            data_files,
                                                            sample):
@@ -451,7 +451,10 @@ def test_shipped_vhost_serves_the_api_on_its_own_port_only(make_httpd,
             .replace("${APACHE_LOG_DIR}", os.path.join(server.root, "logs"))
             .replace("ServerName api.example.com", "ServerName 127.0.0.1"))
     assert conf != shipped
-    server.write_conf(conf)
+    # The main server serves its DocumentRoot, which a virtual host
+    # without one of its own would serve too.
+    server.write_conf('<Directory "%s/htdocs">\n    Require all granted\n'
+                      '</Directory>\n%s' % (server.root, conf))
     server.start_checked()
     try:
         r = h.request(port, "GET", "/api/v1/profile")
@@ -459,6 +462,15 @@ def test_shipped_vhost_serves_the_api_on_its_own_port_only(make_httpd,
         assert r.pairs() == h.expected(sample, "/profile", "en")
         r = h.request(port, "TRACE", "/elsewhere")
         assert r.status == 405 and b"TRACE /elsewhere" not in r.body
+        # Nothing but the API on its port: not the server's DocumentRoot.
+        with open(os.path.join(server.root, "htdocs", "static.txt"),
+                  "w") as f:
+            f.write("the server's own content\n")
+        assert server.get("/static.txt").status == 200
+        for path in ("/static.txt", "/"):
+            r = h.request(port, "GET", path)
+            assert r.status == 403, path
+            assert b"the server's own content" not in r.body
         # The server's own port does not publish the API.
         r = server.get("/api/v1/profile")
         assert r.status != 200

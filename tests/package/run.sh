@@ -1,26 +1,40 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# The Debian package, end to end, on this machine's apache2:
+# The Debian packages, end to end, on this machine's apache2, as an
+# administrator following the docs:
 #
 #   1. copies the distributed tree (`make distdir`) to a temporary directory
-#      and builds libapache2-mod-profile there with `dpkg-buildpackage`;
-#   2. checks the package's relations and contents, and that the docs
-#      (packaging.md's `dpkg -c` listing, operations.md's table of installed
-#      files, the links of the installed Markdown files) match them;
-#   3. installs it with apt-get, checks that nothing got enabled, then runs
-#      `a2enmod profile`, `a2enconf profile-site`, `apachectl configtest`;
-#   4. starts the system apache2 with a copy of /etc/apache2 that listens on
-#      a free loopback port (a running apache2 on port 80 is not touched),
-#      with a virtual host holding the <IfModule profile_module> block that
-#      docs/operations.md tells administrators to copy, and reads the API:
-#      200 JSON in English, Spanish by Accept-Language, 304 for the ETag,
-#      200 from the copied block;
-#   5. purges the package and checks that its files and links are gone, that
-#      `apachectl configtest` still passes, that a fresh copy of
-#      /etc/apache2 with the copied virtual host still in place parses,
-#      starts and answers (a static file, httpd's 404 for the API), that the
-#      same block without <IfModule> would not parse, and that /etc/apache2
-#      and /var/lib/apache2 are as they were before.
+#      and builds libapache2-mod-profile and profilectl there with
+#      `dpkg-buildpackage` (which runs the unit tests and fuzz replays),
+#      then once more as a higher version (VERSION+pkgtest1: a temporary
+#      debian/changelog entry, configure.ac and the man page to match);
+#   2. checks the packages' relations and contents, and that the docs
+#      (packaging.md's `dpkg -c` listings, operations.md's table of
+#      installed files, the links of the installed Markdown files) match;
+#   3. checks every configuration snippet the docs show (snippets.py): the
+#      lines naming the module must be inside <IfModule profile_module>;
+#   4. installs both with apt-get, checks that nothing got enabled, runs
+#      `a2enmod profile`, `a2enconf profile-site`, `a2ensite profile-vhost`
+#      and `apachectl configtest`;
+#   5. starts the system apache2 on a copy of /etc/apache2 (its own
+#      loopback ports and runtime files; a running apache2 is not touched)
+#      holding every snippet of the docs, and reads the API at each place:
+#      English, Spanish, 304, the vhost example's port serving only the
+#      API, the JSON status with the package's version; breaks the data
+#      (the last good data stays served, the status says stale) and fixes
+#      it; no [profile:warn] or worse while the data is good;
+#   6. upgrades to the higher version over the running server: dpkg,
+#      `profilectl --version` and, after a graceful, the status name it;
+#   7. removes the module package: configtest passes, the copy with every
+#      snippet still in place parses, starts, serves its other content,
+#      gives httpd's 404 for the API, and stops;
+#   8. reinstalls it: nothing is enabled again ("disabled by maintainer
+#      script", as README.Debian says); the commands README.Debian gives
+#      publish the API again;
+#   9. purges both: every file, link and state file is gone, the copy with
+#      the snippets still parses, starts, serves and stops, the same
+#      snippets without <IfModule> would not parse, and /etc/apache2,
+#      /var/lib/apache2 and the module directory are as they were before.
 #
 # It changes the machine while it runs, so it runs only as root and only
 # when the package is not installed yet; whatever happens, it stops its
@@ -41,6 +55,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 
 PKG=libapache2-mod-profile
+TOOL=profilectl
 # Every path the package ships, the links a2enmod/a2enconf make and their
 # state files: none may exist before the test, none may remain after it.
 TRACES="/usr/lib/apache2/modules/mod_profile.so
@@ -50,13 +65,19 @@ TRACES="/usr/lib/apache2/modules/mod_profile.so
 /etc/apache2/mods-enabled/profile.load
 /etc/apache2/mods-enabled/profile.conf
 /etc/apache2/conf-enabled/profile-site.conf
+/etc/apache2/sites-available/profile-vhost.conf
+/etc/apache2/sites-enabled/profile-vhost.conf
 /usr/share/mod_profile
-/usr/share/doc/$PKG"
+/usr/share/doc/$PKG
+/usr/bin/profilectl
+/usr/share/man/man1/profilectl.1.gz
+/usr/share/doc/$TOOL"
 for state in enabled_by_admin enabled_by_maint disabled_by_admin \
              disabled_by_maint; do
     TRACES="$TRACES
 /var/lib/apache2/module/$state/profile
-/var/lib/apache2/conf/$state/profile-site"
+/var/lib/apache2/conf/$state/profile-site
+/var/lib/apache2/site/$state/profile-vhost"
 done
 DATA=/usr/share/mod_profile/profile.json
 STEP_TIMEOUT=600
@@ -75,10 +96,12 @@ done
 [ -x /usr/sbin/apache2 ] || skip "no /usr/sbin/apache2 (package apache2)"
 [ -f "$BUILDDIR/Makefile" ] ||
     skip "$BUILDDIR is not configured (run ./configure first)"
-case $(dpkg-query -W -f '${db:Status-Status}' "$PKG" 2>/dev/null) in
-    ""|not-installed) ;;
-    *) skip "$PKG is already on this machine; the test would replace it" ;;
-esac
+for p in $PKG $TOOL; do
+    case $(dpkg-query -W -f '${db:Status-Status}' "$p" 2>/dev/null) in
+        ""|not-installed) ;;
+        *) skip "$p is already on this machine; the test would replace it" ;;
+    esac
+done
 for p in $TRACES; do
     [ -e "$p" ] || [ -L "$p" ] &&
         skip "$p exists (a manual install?); the test would replace it"
@@ -136,7 +159,7 @@ stop_test_server()
 purge()
 {
     DEBIAN_FRONTEND=noninteractive timeout "$STEP_TIMEOUT" \
-        apt-get purge -y -q -o DPkg::Lock::Timeout=120 "$PKG"
+        apt-get purge -y -q -o DPkg::Lock::Timeout=120 "$PKG" "$TOOL"
 }
 
 cleanup_state_dirs()
@@ -151,7 +174,7 @@ cleanup()
 {
     stop_test_server
     if [ -n "$installed_by_us" ]; then
-        echo "cleanup: purging $PKG" >&2
+        echo "cleanup: purging $PKG $TOOL" >&2
         purge >/dev/null 2>&1 || echo "cleanup: purge failed" >&2
         installed_by_us=
     fi
@@ -212,30 +235,61 @@ version=$(dpkg-parsechangelog -l "$SRCDIR/debian/changelog" -S Version) ||
 upstream=$(sed -n 's/^PACKAGE_VERSION = //p' "$BUILDDIR/Makefile")
 [ "$version" = "$upstream" ] ||
     fail "debian/changelog says $version, configure.ac says $upstream"
+version2=$version+pkgtest1
+arch=$(dpkg --print-architecture)
 
 say "copy of the distributed tree"
-src=$tmp/mod-profile-$version
-make -s -C "$BUILDDIR" distdir distdir="$src" >"$tmp/distdir.log" 2>&1 ||
+make -s -C "$BUILDDIR" distdir distdir="$tmp/dist" >"$tmp/distdir.log" 2>&1 ||
     { cat "$tmp/distdir.log" >&2; error "make distdir failed"; }
+(cd "$tmp/dist" && dpkg-checkbuilddeps) >"$tmp/deps.log" 2>&1 ||
+    skip "build dependencies missing (scripts/install-deps installs them): $(cat "$tmp/deps.log")"
 
-cd "$src" || error "no $src"
-deps=$(dpkg-checkbuilddeps 2>&1) ||
-    skip "build dependencies missing (scripts/install-deps installs them): $deps"
-
-say "dpkg-buildpackage -us -uc -b"
-if ! DEB_BUILD_OPTIONS=parallel=2 timeout "$STEP_TIMEOUT" \
-        nice dpkg-buildpackage -us -uc -b >"$tmp/build.log" 2>&1; then
-    tail -40 "$tmp/build.log" >&2
-    fail "dpkg-buildpackage failed (log: $tmp/build.log)"
-fi
-cd "$tmp" || error "no $tmp"
-deb=$tmp/${PKG}_${version}_$(dpkg --print-architecture).deb
-[ -f "$deb" ] || fail "no $deb after the build"
+# build_version V DIR: the distributed tree as version V, built in DIR
+# (the .debs land in $tmp/DIR-debs).
+build_version()
+{
+    v=$1
+    dir=$tmp/$2/mod-profile-$v
+    mkdir -p "$tmp/$2" && cp -a "$tmp/dist" "$dir" || error "cp"
+    if [ "$v" != "$version" ]; then
+        # One version everywhere (tests/check-version.sh): AC_INIT, the
+        # man page's footer and a changelog entry of its own.
+        sed -i "s/^AC_INIT(\[mod_profile\], *\[$version\]/AC_INIT([mod_profile], [$v]/" \
+            "$dir/configure.ac"
+        sed -i "s/\"mod_profile $version\"/\"mod_profile $v\"/" \
+            "$dir/profilectl/profilectl.1"
+        { printf 'mod-profile (%s) unstable; urgency=medium\n\n' "$v"
+          printf '  * tests/package/run.sh: the same tree, a higher version.\n\n'
+          printf ' -- Package Test <test@example.invalid>  %s\n\n' "$(date -R)"
+          cat "$dir/debian/changelog"; } >"$dir/debian/changelog.new" &&
+            mv "$dir/debian/changelog.new" "$dir/debian/changelog"
+        grep -q "^AC_INIT(\[mod_profile\], \[$v\]" "$dir/configure.ac" ||
+            error "cannot set the version in configure.ac"
+    fi
+    say "dpkg-buildpackage -us -uc -b ($v)"
+    if ! (cd "$dir" && DEB_BUILD_OPTIONS=parallel=2 timeout "$STEP_TIMEOUT" \
+            nice dpkg-buildpackage -us -uc -b) >"$tmp/build-$v.log" 2>&1; then
+        tail -40 "$tmp/build-$v.log" >&2
+        fail "dpkg-buildpackage failed (log: $tmp/build-$v.log)"
+    fi
+    grep -q '^PASS: tests/unit/test_validate' "$tmp/build-$v.log" ||
+        fail "the package build ran no unit tests"
+    for p in $PKG $TOOL; do
+        [ -f "$tmp/$2/${p}_${v}_$arch.deb" ] || fail "no ${p}_${v}_$arch.deb"
+    done
+}
+build_version "$version" v1
+build_version "$version2" v2
+deb=$tmp/v1/${PKG}_${version}_$arch.deb
+tooldeb=$tmp/v1/${TOOL}_${version}_$arch.deb
+deb2=$tmp/v2/${PKG}_${version2}_$arch.deb
+tooldeb2=$tmp/v2/${TOOL}_${version2}_$arch.deb
+chmod -R a+rX "$tmp/v1" "$tmp/v2"
 
 # -------------------------------------------------- 2. relations, contents
 say "package relations and contents"
 depends=$(dpkg-deb -f "$deb" Depends)
-echo "Depends: $depends"
+echo "$PKG Depends: $depends"
 case ", $depends," in
     *", apache2-api-"[0-9]*) ;;
     *) fail "Depends names no apache2-api-NNNNNNNN (the httpd ABI)" ;;
@@ -246,45 +300,68 @@ for field in Depends Pre-Depends Recommends; do
     dpkg-deb -f "$deb" "$field" | tr ',|' '\n\n' |
         grep -Eq '^ *apache2( |$|:|\()' &&
         fail "$field names the apache2 package"
+    # profilectl needs nothing of Apache httpd's.
+    dpkg-deb -f "$tooldeb" "$field" | grep -q apache2 &&
+        fail "$TOOL's $field names an apache2 package: $(dpkg-deb -f "$tooldeb" "$field")"
 done
-dpkg-deb -e "$deb" "$tmp/control" || error "dpkg-deb -e failed"
-[ -e "$tmp/control/postinst" ] &&
-    fail "the package has a postinst (it must enable nothing)"
-dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|' >"$tmp/contents"
+echo "$TOOL Depends: $(dpkg-deb -f "$tooldeb" Depends)"
+for d in "$deb" "$tooldeb"; do
+    rm -rf "$tmp/control"
+    dpkg-deb -e "$d" "$tmp/control" || error "dpkg-deb -e failed"
+    [ -e "$tmp/control/postinst" ] &&
+        fail "$(basename "$d") has a postinst (it must enable nothing)"
+done
+listing()
+{
+    dpkg-deb -c "$1" | awk '{print $6}' | sed 's|^\./|/|' | LC_ALL=C sort
+}
+listing "$deb" >"$tmp/contents"
+listing "$tooldeb" >"$tmp/contents.tool"
 for f in /usr/lib/apache2/modules/mod_profile.so \
          /etc/apache2/mods-available/profile.load \
          /etc/apache2/mods-available/profile.conf \
          /etc/apache2/conf-available/profile-site.conf \
+         /etc/apache2/sites-available/profile-vhost.conf \
          "$DATA" /usr/share/doc/$PKG/copyright \
-         /usr/share/doc/$PKG/changelog.gz; do
-    grep -qx "$f" "$tmp/contents" || fail "the package lacks $f"
+         /usr/share/doc/$PKG/changelog.gz \
+         /usr/share/doc/$PKG/README.Debian \
+         /usr/share/doc/$PKG/NEWS.Debian.gz; do
+    grep -qx "$f" "$tmp/contents" || fail "$PKG lacks $f"
 done
+for f in /usr/bin/profilectl /usr/share/man/man1/profilectl.1.gz \
+         /usr/share/doc/$TOOL/copyright; do
+    grep -qx "$f" "$tmp/contents.tool" || fail "$TOOL lacks $f"
+done
+grep -q profilectl "$tmp/contents" && fail "$PKG ships profilectl's files"
 grep -q '^/etc/apache2/.*-enabled' "$tmp/contents" &&
     fail "the package ships links in /etc/apache2/*-enabled"
 
-# The docs describe this package: the `dpkg -c` listing in packaging.md
-# and the table of installed files in operations.md name exactly its
-# paths, and every relative link of its installed Markdown files leads to
-# a file it installs (X or its compressed X.gz; a link into the package
-# that points outside it must exist on this machine).
-say "the docs list the package's files; installed docs link to installed files"
-sed -n '/^    \$ dpkg -c /,/^    \$ /p' "$SRCDIR/docs/packaging.md" |
-    sed '1d;$d' | awk '{print $6}' | sed 's|^\./|/|' | LC_ALL=C sort \
-    >"$tmp/contents.doc"
-LC_ALL=C sort "$tmp/contents" >"$tmp/contents.deb"
-if ! diff -u "$tmp/contents.doc" "$tmp/contents.deb" >"$tmp/contents.diff"
-then
-    cat "$tmp/contents.diff" >&2
-    fail "the dpkg -c listing in docs/packaging.md is not the .deb's (- doc, + .deb)"
-fi
-dpkg-deb -x "$deb" "$tmp/unpacked" || error "dpkg-deb -x failed"
+# The docs describe the packages: the `dpkg -c` listings in packaging.md
+# and the table of installed files in operations.md name exactly their
+# paths, and every relative link of the installed Markdown files leads to
+# a file the package installs (X or its compressed X.gz; a link into the
+# package that points outside it must exist on this machine).
+say "the docs list the packages' files; installed docs link to installed files"
+for p in $PKG $TOOL; do
+    sed -n "/^    \\\$ dpkg -c \\.\\.\\/${p}_/,/^    \\\$ /p" \
+        "$SRCDIR/docs/packaging.md" |
+        sed '1d;$d' | awk '{print $6}' | sed 's|^\./|/|' | LC_ALL=C sort \
+        >"$tmp/contents.doc"
+    [ "$p" = "$PKG" ] && c=$tmp/contents || c=$tmp/contents.tool
+    if ! diff -u "$tmp/contents.doc" "$c" >"$tmp/contents.diff"; then
+        cat "$tmp/contents.diff" >&2
+        fail "the dpkg -c listing of $p in docs/packaging.md is not the .deb's (- doc, + .deb)"
+    fi
+done
+dpkg-deb -x "$deb" "$tmp/unpacked" && dpkg-deb -x "$tooldeb" "$tmp/unpacked" ||
+    error "dpkg-deb -x failed"
 python3 - "$SRCDIR/docs/operations.md" "$tmp/unpacked" "/usr/share/doc/$PKG" \
     <<'EOF' || fail "the docs do not match the package (above)"
 import gzip, os, re, sys
 doc, root, docdir = sys.argv[1:]
 bad = []
 
-# operations.md: the table after "The package ... installs:".
+# operations.md: the table after "The package ... installs".
 lines = open(doc, encoding="utf-8").read().split("\n")
 start = next(i for i, l in enumerate(lines) if l.startswith("The package `"))
 rows = []
@@ -307,7 +384,7 @@ for d, dirs, files in os.walk(root):
         shipped.append("/" + os.path.relpath(os.path.join(d, f), root))
 for item in named:
     if not os.path.lexists(root + item.rstrip("/")):
-        bad.append("operations.md's table names %s, which the package lacks" % item)
+        bad.append("operations.md's table names %s, which the packages lack" % item)
 for f in sorted(shipped):
     if not any(f == n or (n.endswith("/") and f.startswith(n)) for n in named):
         bad.append("operations.md's table does not cover %s" % f)
@@ -341,56 +418,77 @@ for b in bad:
     print(b, file=sys.stderr)
 sys.exit(1 if bad else 0)
 EOF
-echo "packaging.md's listing, operations.md's table and the installed docs' links match"
+echo "packaging.md's listings, operations.md's table and the installed docs' links match"
 
-# ----------------------------------------------------------- 3. install
-say "apt-get install $deb"
-# Only this package may be installed: anything else would stay behind.
-others=$(apt-get -s -o DPkg::Lock::Timeout=120 install "$deb" 2>&1 |
-         sed -n 's/^Inst \([^ ]*\).*/\1/p' | grep -vx "$PKG")
-[ -z "$others" ] ||
-    error "installing would also install: $others (scripts/install-deps)"
-installed_by_us=1
-DEBIAN_FRONTEND=noninteractive timeout "$STEP_TIMEOUT" \
-    apt-get install -y -q -o DPkg::Lock::Timeout=120 "$deb" \
-    >"$tmp/install.log" 2>&1 ||
-    { cat "$tmp/install.log" >&2; fail "apt-get install failed"; }
+# ------------------------------------------------------- 3. the snippets
+say "every snippet of the docs that names the module is inside <IfModule profile_module>"
+data=$tmp/data/profile.json
+mkdir -p "$tmp/data" && cp "$SRCDIR/data/profile.json" "$data" ||
+    error "cannot copy the sample data"
+chmod 755 "$tmp/data"
+python3 "$here/snippets.py" "$SRCDIR" "$tmp/snippets" "$data" ||
+    fail "a snippet of the docs would break Apache once the module is gone"
+grep -q '^api ' "$tmp/snippets/manifest" &&
+    grep -q '^status ' "$tmp/snippets/manifest" ||
+    fail "the docs show no API or status snippet (snippets.py found none)"
+grep -l 'LogLevel.*profile:' "$tmp/snippets"/zz-snippet-*.conf >/dev/null ||
+    fail "no LogLevel snippet found (snippets.py misses them)"
+
+# ----------------------------------------------------------- 4. install
+apt_install()
+{
+    # Only our packages may be installed: anything else would stay behind.
+    others=$(apt-get -s -o DPkg::Lock::Timeout=120 install "$@" 2>&1 |
+             sed -n 's/^Inst \([^ ]*\).*/\1/p' | grep -vx -e "$PKG" -e "$TOOL")
+    [ -z "$others" ] ||
+        error "installing would also install: $others (scripts/install-deps)"
+    installed_by_us=1
+    DEBIAN_FRONTEND=noninteractive timeout "$STEP_TIMEOUT" \
+        apt-get install -y -q -o DPkg::Lock::Timeout=120 "$@" \
+        >"$tmp/install.log" 2>&1 ||
+        { cat "$tmp/install.log" >&2; fail "apt-get install $* failed"; }
+}
+configtest()
+{
+    apachectl configtest >"$tmp/configtest.log" 2>&1 ||
+        { cat "$tmp/configtest.log" >&2; fail "apachectl configtest fails $1"; }
+    echo "apachectl configtest $1: $(tail -1 "$tmp/configtest.log")"
+}
+say "apt-get install $PKG $TOOL ($version)"
+apt_install "$deb" "$tooldeb"
 [ -f /usr/lib/apache2/modules/mod_profile.so ] || fail "no module installed"
 if [ -e /etc/apache2/mods-enabled/profile.load ] ||
-   [ -e /etc/apache2/conf-enabled/profile-site.conf ]; then
-    fail "installing the package enabled the module or the example"
+   [ -e /etc/apache2/conf-enabled/profile-site.conf ] ||
+   [ -e /etc/apache2/sites-enabled/profile-vhost.conf ]; then
+    fail "installing the package enabled the module or an example"
 fi
+profilectl --version | grep -qF "$version" ||
+    fail "profilectl --version: $(profilectl --version 2>&1), not $version"
 
-say "a2enmod profile && a2enconf profile-site"
+say "a2enmod profile && a2enconf profile-site && a2ensite profile-vhost"
 a2enmod profile || fail "a2enmod profile failed"
 a2enconf profile-site || fail "a2enconf profile-site failed"
-say "apachectl configtest"
-apachectl configtest || fail "apachectl configtest fails with the module"
+a2ensite profile-vhost || fail "a2ensite profile-vhost failed"
+configtest "with the module and both examples"
 
-# ------------------------------------------------------------ 4. serve
-port=$(python3 -c 'import socket
+# ------------------------------------------------------------ 5. serve
+free_port()
+{
+    python3 -c 'import socket
 s = socket.socket()
 s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])') || error "no free port"
+print(s.getsockname()[1])' || error "no free port"
+}
+port=$(free_port)
+vport=$(free_port)
 base=http://127.0.0.1:$port/api/v1
-copied=http://127.0.0.1:$port/copied/api/v1
-
-# The block docs/operations.md tells administrators to copy into a virtual
-# host of their own (the first <IfModule profile_module> there), at
-# /copied/api/v1 so that it is told apart from the example's /api/v1.
-awk '/^    <IfModule profile_module>$/ { p = 1 }
-     p { print substr($0, 5) }
-     p && /^    <\/IfModule>$/ { exit }' "$SRCDIR/docs/operations.md" |
-    sed 's|/api/v1|/copied/api/v1|' >"$tmp/copied-block.conf"
-grep -q '^        SetHandler profile$' "$tmp/copied-block.conf" &&
-    grep -q '^        ProfileData ' "$tmp/copied-block.conf" ||
-    fail "docs/operations.md has no <IfModule profile_module> block to copy"
 mkdir -p "$tmp/www" || error "mkdir"
 echo "a static file beside the API" >"$tmp/www/static.txt"
 
-# A copy of /etc/apache2 as it is now, listening on 127.0.0.1:$port, with
-# its own runtime files and, in sites-enabled, a virtual host holding the
-# block an administrator copied from docs/operations.md.
+# A copy of /etc/apache2 as it is now, listening on 127.0.0.1:$port (and
+# the vhost example on $vport instead of 8081), with its own runtime
+# files, a virtual host with a static file, the modules the snippets use,
+# and every snippet of the docs in conf-enabled/ (none with $1 "none").
 setup_server_copy()
 {
     server_confdir=$tmp/apache2
@@ -399,6 +497,8 @@ setup_server_copy()
     mkdir -p "$tmp/run" "$tmp/lock" "$tmp/log" || error "mkdir"
     chown www-data "$tmp/lock" 2>/dev/null
     echo "Listen 127.0.0.1:$port" >"$server_confdir/ports.conf"
+    v=$server_confdir/sites-available/profile-vhost.conf
+    [ -f "$v" ] && sed -i "s/8081/$vport/g" "$v"
     cat >>"$server_confdir/envvars" <<EOF
 # tests/package/run.sh: this copy's own runtime files
 export APACHE_PID_FILE=$tmp/run/apache2.pid
@@ -406,33 +506,60 @@ export APACHE_RUN_DIR=$tmp/run
 export APACHE_LOCK_DIR=$tmp/lock
 export APACHE_LOG_DIR=$tmp/log
 EOF
-    {
-        echo "# copied by an administrator from docs/operations.md"
-        echo "<VirtualHost 127.0.0.1:$port>"
-        echo "    ServerName copied.example"
-        echo "    DocumentRoot $tmp/www"
-        echo "    <Directory $tmp/www>"
-        echo "        Require all granted"
-        echo "    </Directory>"
-        sed 's/^/    /' "$tmp/copied-block.conf"
-        echo "</VirtualHost>"
-    } >"$server_confdir/sites-enabled/zz-copied-profile.conf"
+    # What the snippets need (docs/ecosystem.md: a2enmod filter env
+    # headers deflate brotli; the redirect example: rewrite).
+    for m in filter env headers deflate brotli rewrite; do
+        for f in "$server_confdir/mods-available/$m".*; do
+            [ -e "$f" ] || continue
+            [ -e "$server_confdir/mods-enabled/${f##*/}" ] ||
+                ln -s "../mods-available/${f##*/}" "$server_confdir/mods-enabled/"
+        done
+    done
+    cat >"$server_confdir/sites-enabled/zz-static.conf" <<EOF
+<VirtualHost 127.0.0.1:$port>
+    ServerName static.example
+    DocumentRoot $tmp/www
+    <Directory $tmp/www>
+        Require all granted
+    </Directory>
+</VirtualHost>
+EOF
+    [ "${1:-}" = none ] && return
+    for f in "$tmp/snippets"/zz-snippet-*.conf; do
+        cp "$f" "$server_confdir/conf-enabled/" || error "cp $f"
+    done
+}
+ctl()
+{
+    APACHE_CONFDIR=$server_confdir timeout 60 apache2ctl "$@"
 }
 start_test_server()
 {
-    APACHE_CONFDIR=$server_confdir timeout 60 apache2ctl start ||
-        fail "apache2ctl start failed: $(cat "$tmp/log/error.log" 2>/dev/null)"
+    ctl configtest >"$tmp/copy-configtest.log" 2>&1 ||
+        { cat "$tmp/copy-configtest.log" >&2; fail "configtest of the copy fails $1"; }
+    ctl start ||
+        fail "apache2ctl start failed $1: $(tail -5 "$tmp/log/error.log" 2>/dev/null)"
     i=0
     until curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$port/"; do
         i=$((i + 1))
-        [ $i -lt 50 ] || fail "the server does not answer on $port"
+        [ $i -lt 50 ] || fail "the server does not answer on $port $1"
         sleep 0.2
     done
+    echo "the copy with every snippet parses and starts $1"
 }
-
-say "the system apache2 on 127.0.0.1:$port (a copy of /etc/apache2)"
-setup_server_copy
-start_test_server
+stop_checked()
+{
+    pid=$(cat "$tmp/run/apache2.pid" 2>/dev/null)
+    ctl stop || fail "apache2ctl stop failed $1"
+    i=0
+    while [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; do
+        i=$((i + 1))
+        [ $i -lt 100 ] || fail "apache2ctl stop: the server still runs $1"
+        sleep 0.1
+    done
+    server_confdir=
+    echo "apache2ctl stop $1: stopped"
+}
 
 # GET $1 with extra curl arguments; prints the status code (none when curl
 # fails), headers in $tmp/headers, body in $tmp/b.
@@ -462,6 +589,59 @@ if body != want:
     sys.exit(1)
 EOF
 }
+# status_field FIELD: the JSON status's FIELD, read from the first
+# status snippet.
+status_url=http://127.0.0.1:$port$(sed -n 's/^status //p' "$tmp/snippets/manifest" | head -1)
+status_field()
+{
+    code=$(get "$status_url")
+    [ "$code" = 200 ] || { echo "status: $code"; return; }
+    python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$tmp/b" "$1"
+}
+# wait_status FIELD VALUE: after a graceful, until the status says so.
+wait_status()
+{
+    i=0
+    while [ "$(status_field "$1")" != "$2" ]; do
+        i=$((i + 1))
+        [ $i -lt 100 ] ||
+            fail "the status's $1 is $(status_field "$1"), not $2"
+        sleep 0.2
+    done
+    echo "status: $1 $2"
+}
+check_apis_serve()
+{
+    for u in $(sed -n 's/^api //p' "$tmp/snippets/manifest"); do
+        code=$(get "http://127.0.0.1:$port$u/profile")
+        [ "$code" = 200 ] ||
+            fail "GET $u/profile (a snippet of the docs): ${code:-no answer}, not 200"
+        check_profile_body en
+    done
+    echo "every API snippet of the docs answers 200 with the data"
+}
+check_apis_gone()
+{
+    for u in "$base" $(sed -n 's/^api //p' "$tmp/snippets/manifest" |
+                       sed "s|^|http://127.0.0.1:$port|"); do
+        code=$(get "$u/profile")
+        [ "$code" = 404 ] ||
+            fail "GET $u/profile $1: ${code:-no answer}, not 404"
+        case $(header Content-Type) in
+            application/json*|application/problem+json*)
+                fail "GET $u/profile $1: a JSON answer" ;;
+        esac
+    done
+    code=$(get "http://127.0.0.1:$port/static.txt")
+    [ "$code" = 200 ] && grep -qx "a static file beside the API" "$tmp/b" ||
+        fail "GET /static.txt $1: ${code:-no answer}, not 200"
+    echo "$1: the static file 200, every API path httpd's 404"
+}
+
+say "the system apache2 on 127.0.0.1:$port (a copy of /etc/apache2 with every snippet)"
+setup_server_copy
+start_test_server "with the module"
 
 code=$(get "$base/profile")
 [ "$code" = 200 ] || fail "GET /profile: $code, not 200"
@@ -488,68 +668,145 @@ code=$(get "$base/profile" -H "If-None-Match: $etag")
 [ "$(header ETag)" = "$etag" ] || fail "the 304 carries ETag $(header ETag)"
 echo "GET /profile, If-None-Match: $etag: 304"
 
-code=$(get "$copied/profile")
-[ "$code" = 200 ] || fail "GET /copied/api/v1/profile (the copied block): $code"
-check_profile_body en
-echo "GET /copied/api/v1/profile (the block copied into a virtual host): 200"
+check_apis_serve
+
+# The removal checklist's grep (docs/operations.md, "Removing it"), run on
+# the copy: it must list every file holding a snippet, and none of the
+# package's own files.
+checklist=$(sed -n 's/^    \(grep -rnE .*\)$/\1/p' "$SRCDIR/docs/operations.md")
+[ "$(echo "$checklist" | grep -c .)" = 1 ] ||
+    fail "docs/operations.md has not one removal grep: $checklist"
+(cd "$server_confdir" &&
+ eval "$(echo "$checklist" | sed 's| /etc/apache2/ | ./ |')") |
+    cut -d: -f1 | sed 's|^\./||' | LC_ALL=C sort -u >"$tmp/checklist.found"
+(cd "$server_confdir" && ls conf-enabled/zz-snippet-*.conf) | LC_ALL=C sort \
+    >"$tmp/checklist.want"
+diff -u "$tmp/checklist.want" "$tmp/checklist.found" ||
+    fail "the removal checklist's grep does not find exactly the snippets (- missed, + extra)"
+echo "the removal checklist's grep finds every snippet and no file of the package"
+
+code=$(get "http://127.0.0.1:$vport/api/v1/profile")
+[ "$code" = 200 ] || fail "the vhost example: GET /api/v1/profile: ${code:-no answer}"
+code=$(get "http://127.0.0.1:$vport/")
+[ "$code" = 403 ] || fail "the vhost example serves / (${code:-no answer}), not only the API"
+echo "the vhost example: the API 200, / 403"
+wait_status version "$version"
 
 if grep -E '\[profile:(warn|error|crit|alert|emerg)\]' "$tmp/log/error.log"
 then
     fail "the server logged problems of mod_profile"
 fi
-stop_test_server
 
-# ------------------------------------------------------------ 5. purge
-say "apt-get purge $PKG"
+say "a bad data file, then fixed"
+etag_snip=
+u1=$(sed -n 's/^api //p' "$tmp/snippets/manifest" | head -1)
+get "http://127.0.0.1:$port$u1/profile" >/dev/null
+etag_snip=$(header ETag)
+cp "$data" "$tmp/data.good"
+printf '{"profile": {"name": ' >"$data"
+ctl graceful || fail "graceful with a bad data file failed (ProfileBadData keep)"
+wait_status stale 1
+code=$(get "http://127.0.0.1:$port$u1/profile")
+[ "$code" = 200 ] && [ "$(header ETag)" = "$etag_snip" ] ||
+    fail "with a bad file: $code $(header ETag), not the last good data"
+apachectl configtest >/dev/null 2>&1 || fail "configtest fails with a bad file"
+cp "$tmp/data.good" "$data"
+ctl graceful || fail "graceful after fixing the data failed"
+wait_status stale 0
+wait_status fresh "$(status_field files)"
+echo "the last good data stayed served while the file was bad"
+
+# ------------------------------------------------------------ 6. upgrade
+say "upgrade to $version2 over the running server"
+apt_install "$deb2" "$tooldeb2"
+[ "$(dpkg-query -W -f '${Version}' "$PKG")" = "$version2" ] ||
+    fail "dpkg says $PKG $(dpkg-query -W -f '${Version}' "$PKG")"
+profilectl --version | grep -qF "$version2" ||
+    fail "profilectl --version: $(profilectl --version 2>&1), not $version2"
+[ -e /etc/apache2/mods-enabled/profile.load ] ||
+    fail "the upgrade disabled the module"
+configtest "after the upgrade"
+ctl graceful || fail "graceful after the upgrade failed"
+wait_status version "$version2"
+check_apis_serve
+stop_checked "after the upgrade"
+
+# ------------------------------------------------------------ 7. remove
+say "apt-get remove $PKG"
+DEBIAN_FRONTEND=noninteractive timeout "$STEP_TIMEOUT" \
+    apt-get remove -y -q -o DPkg::Lock::Timeout=120 "$PKG" \
+    >"$tmp/remove.log" 2>&1 ||
+    { cat "$tmp/remove.log" >&2; fail "apt-get remove failed"; }
+[ -e /usr/lib/apache2/modules/mod_profile.so ] && fail "the module stayed"
+[ -e /etc/apache2/mods-enabled/profile.load ] && fail "the module stayed enabled"
+command -v profilectl >/dev/null || fail "removing the module removed profilectl"
+configtest "after the removal"
+setup_server_copy
+start_test_server "after the removal"
+check_apis_gone "after the removal"
+stop_checked "after the removal"
+
+# --------------------------------------------------------- 8. reinstall
+say "apt-get install $PKG again: nothing enabled (README.Debian)"
+apt_install "$deb2"
+a2query -m profile >"$tmp/a2query.log" 2>&1 &&
+    fail "the reinstall enabled the module: $(cat "$tmp/a2query.log")"
+grep -q "disabled by maintainer script" "$tmp/a2query.log" ||
+    fail "a2query -m profile: $(cat "$tmp/a2query.log")"
+echo "a2query -m profile: $(cat "$tmp/a2query.log")"
+a2query -c profile-site >/dev/null 2>&1 && fail "the reinstall enabled profile-site"
+a2query -s profile-vhost >/dev/null 2>&1 && fail "the reinstall enabled profile-vhost"
+# The commands README.Debian gives.
+grep -q 'a2enmod profile && a2enconf profile-site' "$SRCDIR/debian/README.Debian" ||
+    fail "README.Debian no longer gives the commands this test runs"
+a2enmod profile && a2enconf profile-site && a2ensite profile-vhost ||
+    fail "enabling again failed"
+configtest "after enabling again"
+setup_server_copy
+start_test_server "after the reinstall"
+code=$(get "$base/profile")
+[ "$code" = 200 ] || fail "GET /profile after the reinstall: $code"
+check_apis_serve
+stop_checked "after the reinstall"
+
+# ------------------------------------------------------------ 9. purge
+say "apt-get purge $PKG $TOOL"
 purge >"$tmp/purge.log" 2>&1 ||
     { cat "$tmp/purge.log" >&2; fail "apt-get purge failed"; }
 installed_by_us=
-case $(dpkg-query -W -f '${db:Status-Status}' "$PKG" 2>/dev/null) in
-    ""|not-installed) ;;
-    *) fail "$PKG is still known to dpkg after the purge" ;;
-esac
+for p in $PKG $TOOL; do
+    case $(dpkg-query -W -f '${db:Status-Status}' "$p" 2>/dev/null) in
+        ""|not-installed) ;;
+        *) fail "$p is still known to dpkg after the purge" ;;
+    esac
+done
 for p in $TRACES; do
     if [ -e "$p" ] || [ -L "$p" ]; then fail "$p is still there"; fi
 done
-say "apachectl configtest after the purge"
-apachectl configtest || fail "apachectl configtest fails after the purge"
-
-# The administrator's virtual host with the copied block is still there:
-# Apache must still parse it, start, and serve everything else.
-say "after the purge, with the copied <IfModule> block still in a site"
+configtest "after the purge"
 setup_server_copy
-APACHE_CONFDIR=$server_confdir apache2ctl configtest ||
-    fail "configtest fails after the purge with the copied block in place"
-start_test_server
-code=$(get "http://127.0.0.1:$port/static.txt")
-[ "$code" = 200 ] && grep -qx "a static file beside the API" "$tmp/b" ||
-    fail "GET /static.txt after the purge: ${code:-no answer}, not 200"
-echo "GET /static.txt: 200"
-for url in "$copied/profile" "$base/profile"; do
-    code=$(get "$url")
-    [ "$code" = 404 ] ||
-        fail "GET $url after the purge: ${code:-no answer}, not 404"
-    case $(header Content-Type) in
-        application/json*|application/problem+json*)
-            fail "GET $url after the purge: a JSON answer" ;;
-    esac
-    echo "GET $url: httpd's 404"
+start_test_server "after the purge"
+check_apis_gone "after the purge"
+stop_checked "after the purge"
+# Each snippet without its <IfModule> is what breaks a server: checked
+# one by one, so that the checks above mean something.
+n=0
+for bare in "$tmp/snippets/bare"/zz-snippet-*.conf; do
+    grep -Eq '^ *(Profile[A-Z]|LogLevel .*profile:)' "$bare" || continue
+    setup_server_copy none
+    cp "$bare" "$server_confdir/conf-enabled/" || error "cp $bare"
+    if ctl configtest >"$tmp/unwrapped.log" 2>&1; then
+        fail "$(sed -n '1s/^# tests.package.run.sh: //p' "$bare") parses after the purge"
+    fi
+    grep -Eq "Invalid command 'Profile|Cannot find module profile" \
+            "$tmp/unwrapped.log" || {
+        cat "$tmp/unwrapped.log" >&2
+        fail "unexpected configtest error for $bare"
+    }
+    n=$((n + 1))
+    echo "$(sed -n '1s/^# tests.package.run.sh: //p' "$bare"): $(grep -m1 -oE "Invalid command '[A-Za-z]+'|Cannot find module profile" "$tmp/unwrapped.log")"
 done
-stop_test_server
-# The same block without its <IfModule> is what breaks a server: checked,
-# so that the check above means something.
-setup_server_copy
-sed -i '/^    <IfModule profile_module>$/d; /^    <\/IfModule>$/d' \
-    "$server_confdir/sites-enabled/zz-copied-profile.conf"
-if APACHE_CONFDIR=$server_confdir apache2ctl configtest \
-        >"$tmp/unwrapped.log" 2>&1; then
-    fail "the copied block without <IfModule> parses after the purge"
-fi
-grep -q "Invalid command 'ProfileData'" "$tmp/unwrapped.log" || {
-    cat "$tmp/unwrapped.log" >&2
-    fail "unexpected configtest error without <IfModule>"
-}
-echo "without <IfModule>: $(grep -m1 "Invalid command" "$tmp/unwrapped.log")"
+[ $n -gt 0 ] || fail "no snippet checked without its <IfModule>"
 server_confdir=
 
 cleanup_state_dirs
