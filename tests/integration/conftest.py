@@ -115,6 +115,7 @@ def workdir():
     for s in _servers:
         reports += [ln for ln in s.new_problem_lines()
                     if h.SANITIZER_REPORT.search(ln)]
+    crash_triage.drop_kept_dir_if_empty()
     assert not reports, "sanitizer reports:\n" + "\n".join(reports)
     if not os.environ.get("KEEP_TMP"):
         shutil.rmtree(base, ignore_errors=True)

@@ -199,6 +199,16 @@ def kept_dir():
     return _kept[0]
 
 
+def drop_kept_dir_if_empty():
+    """At the end of the run: no empty directory left behind."""
+    if _kept:
+        try:
+            os.rmdir(_kept[0])
+            _kept.pop()
+        except OSError:
+            pass                        # cores kept: the summary names them
+
+
 def gdb_backtrace(core):
     cp = subprocess.run([GDB, "-batch", "-nx", "-ex", "info inferiors",
                          "-ex", "info sharedlibrary",
