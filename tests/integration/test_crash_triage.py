@@ -6,7 +6,6 @@ httpd-worker-restart-abort.md are httpd's; any stack with a mod_profile
 frame, any other stack, and a crash without a core fail the test."""
 import os
 import signal
-import time
 
 import pytest
 
