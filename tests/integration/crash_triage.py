@@ -237,6 +237,14 @@ def find_cores(core_dir):
     return out
 
 
+def core_pattern():
+    try:
+        with open("/proc/sys/kernel/core_pattern") as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
 def judge(core_dir, lines):
     """For crash lines `lines` of a server whose cores go to `core_dir`:
     raises AssertionError (with the backtraces) unless every crash is a
@@ -253,7 +261,8 @@ def judge(core_dir, lines):
             continue
         pid = int(m.group(1))
         if pid not in cores:
-            findings.append(Finding(pid, ln, why="no core dumped"))
+            findings.append(Finding(pid, ln, why="no core dumped; "
+                                    "kernel.core_pattern %r" % core_pattern()))
             continue
         core, text = cores[pid]
         kind, why = classify(text)
