@@ -5,7 +5,11 @@ of /work/shared/notes/httpd-event-restart-crash.md and
 httpd-worker-restart-abort.md are httpd's; any stack with a mod_profile
 frame, any other stack, and a crash without a core fail the test."""
 import os
+import re
+import shutil
 import signal
+import subprocess
+import sys
 
 import pytest
 
@@ -135,3 +139,57 @@ def test_a_child_killed_by_sigsegv_fails_the_check(make_httpd, data_files):
         assert server.get("/api/v1/profile").status == 200
     finally:
         server.stop()
+
+
+RERUN_TESTS = '''
+import pytest
+import crash_triage as ct
+
+setups = []
+
+
+@pytest.fixture(scope="module")
+def server():
+    setups.append(len(setups) + 1)
+    return setups[-1]
+
+
+def crash(pid):
+    raise ct.HttpdCrash([ct.Finding(
+        pid, "child pid %d exit signal Segmentation fault (11)" % pid,
+        ct.EVENT_CLOSE_WORKER_SOCKETS, "sample", "/cores/core.%d" % pid)])
+
+
+def test_crashes_once(server):
+    if server == 1:
+        crash(101)
+
+
+def test_after_a_rerun_fixtures_are_fresh(server):
+    assert setups == [1, 2] and server == 2
+
+
+def test_crashes_twice(server):
+    crash(202)
+'''
+
+
+def test_a_known_httpd_crash_reruns_the_test_once_from_scratch(tmp_path):
+    """conftest.py's policy, run by a pytest of its own: the crashed
+    attempt is reported as a rerun, every fixture is set up again, the
+    rerun decides; a second crash fails; the summary names each crash."""
+    for name in ("conftest.py", "crash_triage.py", "httpd_harness.py"):
+        shutil.copy(os.path.join(h.HERE, name), str(tmp_path))
+    (tmp_path / "test_policy.py").write_text(RERUN_TESTS)
+    cp = subprocess.run([sys.executable, "-m", "pytest", "-p",
+                         "no:cacheprovider", "-rA", str(tmp_path)],
+                        capture_output=True, text=True, timeout=120,
+                        cwd=str(tmp_path))
+    out = cp.stdout + cp.stderr
+    assert cp.returncode == 1, out
+    assert re.search(r"1 failed, 2 passed, 2 rerun", out), out
+    assert "FAILED test_policy.py::test_crashes_twice" in out, out
+    assert "PASSED test_policy.py::test_crashes_once" in out, out
+    assert "httpd's own known crashes (test run again from scratch)" in out
+    assert "child 101: %s (sample); core /cores/core.101" \
+        % ct.EVENT_CLOSE_WORKER_SOCKETS in out, out
