@@ -8,6 +8,10 @@
 * `api`: the session's main server, started once; see MAIN_LOCATIONS.
 * Every test's new error-log lines at [warn] or worse fail the test unless
   the test declares them with @pytest.mark.allow_log(regex, ...).
+* A test that fails only because a child crashed with one of httpd's own
+  known restart crashes (crash_triage.HttpdCrash, judged from the core) is
+  run once more from scratch, every fixture set up again; the run's
+  summary names the crash and its core.  A second such crash fails it.
 """
 import atexit
 import copy
@@ -17,7 +21,9 @@ import shutil
 import tempfile
 
 import pytest
+from _pytest.runner import runtestprotocol
 
+import crash_triage
 import httpd_harness as h
 
 _servers = []
@@ -34,6 +40,69 @@ def pytest_configure(config):
         "that this test provokes on purpose")
 
 
+# ------------------------------------------- httpd's own known crashes
+_httpd_crashes = []         # (nodeid, crash_triage.Finding)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    rep = outcome.get_result()
+    if call.excinfo is not None \
+            and call.excinfo.errisinstance(crash_triage.HttpdCrash):
+        rep.httpd_crash = call.excinfo.value
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Runs the test; should it fail with a known httpd crash, reports
+    that attempt as "rerun", tears every fixture down (the crashed server
+    too) and runs the test once more.  Only the second run counts."""
+    item.ihook.pytest_runtest_logstart(nodeid=item.nodeid,
+                                       location=item.location)
+    reports = runtestprotocol(item, nextitem=nextitem, log=False)
+    crashed = [r for r in reports if getattr(r, "httpd_crash", None)]
+    if crashed:
+        for f in crashed[0].httpd_crash.findings:
+            _httpd_crashes.append((item.nodeid, f))
+        for r in reports:
+            if r is crashed[0]:
+                r.outcome = "rerun"
+            item.ihook.pytest_runtest_logreport(report=r)
+        try:
+            item.session._setupstate.teardown_exact(None)
+        except Exception as e:          # shown, and the rerun still runs
+            _httpd_crashes.append((item.nodeid, "teardown before the "
+                                   "rerun failed: %r" % e))
+        reports = runtestprotocol(item, nextitem=nextitem, log=False)
+    for r in reports:
+        item.ihook.pytest_runtest_logreport(report=r)
+    item.ihook.pytest_runtest_logfinish(nodeid=item.nodeid,
+                                        location=item.location)
+    return True
+
+
+def pytest_report_teststatus(report):
+    if report.outcome == "rerun":
+        return "rerun", "R", ("RERUN (httpd crash)", {"yellow": True})
+    return None
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not _httpd_crashes:
+        return
+    tr = terminalreporter
+    tr.section("httpd's own known crashes (test run again from scratch)")
+    for nodeid, f in _httpd_crashes:
+        if isinstance(f, str):
+            tr.write_line("%s\n    %s" % (nodeid, f))
+        else:
+            tr.write_line("%s\n    %s\n    %s" % (nodeid, f.line,
+                                                 f.describe()))
+    tr.write_line("%d httpd crash(es) of a known kind; see docs/testing.md, "
+                  "\"Crashed children\"" % len(_httpd_crashes))
+
+
 @pytest.fixture(scope="session")
 def workdir():
     base = tempfile.mkdtemp(prefix="mod_profile-it-")
@@ -46,6 +115,7 @@ def workdir():
     for s in _servers:
         reports += [ln for ln in s.new_problem_lines()
                     if h.SANITIZER_REPORT.search(ln)]
+    crash_triage.drop_kept_dir_if_empty()
     assert not reports, "sanitizer reports:\n" + "\n".join(reports)
     if not os.environ.get("KEEP_TMP"):
         shutil.rmtree(base, ignore_errors=True)

@@ -11,6 +11,7 @@ import gzip
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -334,6 +335,14 @@ def _alive(pid):
         return False
 
 
+def _allow_cores():
+    """In the httpd process before exec: core files up to the hard limit
+    (a shell's `ulimit -c` is often 0), so a crashed child leaves a core
+    that crash_triage.py reads."""
+    _, hard = resource.getrlimit(resource.RLIMIT_CORE)
+    resource.setrlimit(resource.RLIMIT_CORE, (hard, hard))
+
+
 def httpd_env():
     """The environment for httpd: ours, where HTTPD_ENV_NAME=value is
     passed as NAME=value (run.sh preloads the ASan runtime this way into
@@ -520,12 +529,19 @@ class Httpd:
         self.conf = os.path.join(root, "httpd.conf")
         self.error_log = os.path.join(root, "logs", "error.log")
         self.pid_file = os.path.join(root, "logs", "httpd.pid")
+        # Where a crashing process leaves its core (kernel.core_pattern
+        # "core": a file in its cwd, which httpd sets to CoreDumpDirectory;
+        # httpd also makes children that changed User dumpable again).
+        # Written by the children's user: world-writable (crash_triage.py).
+        self.core_dir = os.path.join(root, "cores")
         self.log_checked = 0        # bytes of the error log already judged
         self.pid = None
         os.makedirs(os.path.join(root, "logs"), exist_ok=True)
         os.makedirs(os.path.join(root, "htdocs"), exist_ok=True)
+        os.makedirs(self.core_dir, exist_ok=True)
         for d in (root, os.path.join(root, "htdocs")):
             os.chmod(d, 0o755)
+        os.chmod(self.core_dir, 0o1777)
         self.write_conf()
 
     def write_conf(self, body=None):
@@ -540,6 +556,7 @@ ServerName 127.0.0.1
 Listen 127.0.0.1:{port}
 PidFile logs/httpd.pid
 ErrorLog logs/error.log
+CoreDumpDirectory "{core_dir}"
 LogLevel warn
 {modules}{user}TraceEnable off
 AllowEncodedSlashes NoDecode
@@ -549,7 +566,7 @@ DocumentRoot "{root}/htdocs"
 </Directory>
 
 {body}
-""".format(root=self.root, port=self.port,
+""".format(root=self.root, port=self.port, core_dir=self.core_dir,
            modules=CONFIGURATION.prologue(MODULE)[0], user=user,
            body=self.body)
         with open(self.conf, "w") as f:
@@ -560,7 +577,8 @@ DocumentRoot "{root}/htdocs"
         """Runs the httpd binary with this server's -d/-f."""
         cp = subprocess.run([HTTPD, "-d", self.root, "-f", self.conf]
                             + list(args), capture_output=True,
-                            text=True, timeout=timeout, env=httpd_env())
+                            text=True, timeout=timeout, env=httpd_env(),
+                            preexec_fn=_allow_cores)
         note_sanitizer_output(cp.stdout)
         note_sanitizer_output(cp.stderr)
         return cp

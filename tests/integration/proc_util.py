@@ -7,6 +7,8 @@ import re
 import signal
 import time
 
+import crash_triage
+
 # What httpd logs when a child dies of a signal (AH00052, at notice, which
 # httpd writes whatever the LogLevel), when the parent catches a fatal
 # signal (AH00060), or a core dump.
@@ -103,6 +105,16 @@ def restart(server, how, timeout=20):
 
 def crash_lines(text):
     return [ln for ln in text.splitlines() if CRASH.search(ln)]
+
+
+def assert_no_crash(server, text):
+    """Fails unless error-log text `text` of `server` shows no crash.  A
+    crashed child whose core shows one of httpd's own known restart
+    crashes raises crash_triage.HttpdCrash instead, and conftest.py runs
+    the test again from scratch (docs/testing.md, "Crashed children")."""
+    lines = crash_lines(text)
+    if lines:
+        crash_triage.judge(server.core_dir, lines)
 
 
 def module_messages(text):

@@ -134,7 +134,7 @@ def test_keep_never_takes_the_server_down(make_httpd, workdir, sample, kind):
         for how in ("graceful", "USR1", "HUP"):
             text = pu.restart(server, how)
             assert "PROFILE0003" in text and path in text, (how, text)
-            assert not pu.crash_lines(text), text
+            pu.assert_no_crash(server, text)
             r = _get(server, "/api/v1/profile")
             assert (r.status, r.etag, r.body) == (good.status, good.etag,
                                                   good.body), how

@@ -355,7 +355,7 @@ def test_load_at_full_rate(make_httpd, workdir, sample):
         check_result(res, samples, cp.stdout + cp.stderr)
         assert res["st304"] > 0 and res["st200"] > 0 and res["st404"] > 0
         assert server.running() and server.pid == pid
-        assert not pu.crash_lines(server.read_log())
+        pu.assert_no_crash(server, server.read_log())
         # Memory flat: the same processes, and growth within allocator
         # noise (a leak of 20 bytes a request would exceed it).
         assert rss1["processes"] == rss0["processes"], (rss0, rss1)
@@ -489,7 +489,7 @@ def test_reloads_under_load(make_httpd, workdir, sample):
         assert res["v1"] > 0 and res["v2"] > 0, res
         assert server.running() and server.pid == pid
         log = pu.log_since(server, log_start)
-        assert not pu.crash_lines(log), pu.crash_lines(log)
+        pu.assert_no_crash(server, log)
         assert not pu.module_messages(log), log
         # The parent holds the data: flat over every reload.
         if not SANITIZED:

@@ -156,7 +156,7 @@ def test_parent_rss_flat_over_reloads(make_httpd, workdir):
             assert new_etag != etag, "round %d: ETag unchanged" % n
             etag = new_etag
             rows.append((n, _parent_rss(pid), took))
-        assert not pu.crash_lines(server.read_log())
+        pu.assert_no_crash(server, server.read_log())
     finally:
         server.stop()
     lines = ["parent VmRSS over %d graceful reloads (SIGUSR1) of a %d-byte "

@@ -1,0 +1,274 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Tells httpd's own rare restart crashes from ours, by the crashed child's
+core (docs/testing.md, "Crashed children").
+
+When an error log says a child died of a signal, judge() finds the child's
+core in the server's CoreDumpDirectory, prints every thread's backtrace
+with gdb and classifies the crashing thread's stack.  Two signatures are
+httpd's own (shown without mod_profile, /work/shared/notes):
+
+* EVENT_CLOSE_WORKER_SOCKETS (httpd-event-restart-crash.md): SIGSEGV in
+  libapr's apr_os_sock_get called from close_socket_nonblocking_ <-
+  signal_threads/close_worker_sockets <- child_main in mod_mpm_event.so,
+  a use-after-free race at a hard restart.
+* WORKER_JUST_DIE_FREE (httpd-worker-restart-abort.md): SIGABRT in free()
+  called from the SIGTERM handler just_die -> clean_child_exit ->
+  apr_pool_destroy, which interrupted malloc in initgroups() while the
+  new child dropped its privileges.
+
+Either one also needs no frame of mod_profile in any thread.  Anything
+else -- a mod_profile frame, another stack, no core, no gdb -- is ours (or
+unknown) and fails the test with the backtrace.  A classified httpd crash
+raises HttpdCrash, which conftest.py answers by running the test once
+more from scratch."""
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+GDB = shutil.which("gdb")
+HTTPD = os.environ.get("HTTPD") or "/usr/sbin/apache2"
+
+EVENT_CLOSE_WORKER_SOCKETS = "httpd event MPM: close_worker_sockets " \
+    "use-after-free at a hard restart"
+WORKER_JUST_DIE_FREE = "httpd worker MPM: free() in the SIGTERM handler " \
+    "just_die of a child in initgroups()"
+
+# AH00051 (a core was dumped) / AH00052 (none): the child and its signal.
+CHILD_SIGNAL = re.compile(r"child pid (\d+) exit signal ([^(]*?) ?\((\d+)\)")
+
+
+class HttpdCrash(Exception):
+    """A child crash whose core shows one of httpd's known crashes."""
+
+    def __init__(self, findings):
+        self.findings = findings        # [Finding]
+        Exception.__init__(self, "\n".join(f.describe() for f in findings))
+
+
+class Finding:
+    def __init__(self, pid, line, kind=None, why="", core=None, bt=""):
+        self.pid = pid
+        self.line = line
+        self.kind = kind                # None: ours or unknown
+        self.why = why
+        self.core = core
+        self.bt = bt
+
+    def describe(self):
+        return "child %s: %s (%s); core %s" % (
+            self.pid, self.kind or "NOT a known httpd crash: ours or "
+            "unknown", self.why, self.core or "none")
+
+
+# ---------------------------------------------------------- backtraces
+class Frame:
+    def __init__(self, text):
+        self.text = text
+        m = re.match(r"#\d+\s+(?:0x[0-9a-f]+ in )?(\S+)", text)
+        self.func = m.group(1) if m else "??"
+        m = re.search(r" from (\S+)\s*$", text)
+        self.lib = m.group(1) if m else ""
+        m = re.match(r"#\d+\s+(0x[0-9a-f]+) in ", text)
+        self.pc = int(m.group(1), 16) if m else None
+        m = re.search(r" at (\S+):\d+\s*$", text)
+        self.src = m.group(1) if m else ""
+
+    def is_(self, names, lib=None):
+        """Whether the frame is one of the functions `names`, or, with no
+        symbol, lies in library `lib` (a stripped build)."""
+        if self.func in names:
+            return True
+        return lib is not None and self.func == "??" \
+            and os.path.basename(self.lib) == lib
+
+
+class Backtrace:
+    """`thread apply all bt` output, with `info inferiors` and `info
+    sharedlibrary` (to tell which library an address lies in)."""
+
+    def __init__(self, text):
+        self.text = text
+        m = re.search(r"terminated with signal (SIG\w+)", text)
+        self.signal = m.group(1) if m else None
+        m = re.search(r"^\*?\s*\d+\s+process (\d+)", text, re.M)
+        self.pid = int(m.group(1)) if m else None
+        m = re.search(r"Current thread is (\d+)", text)
+        current = m.group(1) if m else "1"
+        self.threads = {}
+        thread = None
+        for ln in text.splitlines():
+            m = re.match(r"Thread (\d+) \(.*\):\s*$", ln)
+            if m:
+                thread = self.threads.setdefault(m.group(1), [])
+            elif thread is not None and re.match(r"#\d+ ", ln):
+                thread.append(Frame(ln))
+        self.crashing = self.threads.get(current, [])
+        self.libs = []
+        for m in re.finditer(r"^(0x[0-9a-f]+)\s+(0x[0-9a-f]+)\s+\S+"
+                             r"(?: \(\*\))?\s+(/\S+)\s*$", text, re.M):
+            self.libs.append((int(m.group(1), 16), int(m.group(2), 16),
+                              m.group(3)))
+
+    def ours(self, frame):
+        """Whether `frame` is in mod_profile.so: by the library gdb names,
+        the library its address lies in, or its source file."""
+        if "mod_profile" in os.path.basename(frame.lib):
+            return True
+        if frame.pc is not None:
+            for lo, hi, path in self.libs:
+                if lo <= frame.pc < hi and "mod_profile" in path:
+                    return True
+        return bool(re.search(r"(^|/)(mod_profile\w*|profile_\w+)\.c$",
+                              frame.src))
+
+    def ours_anywhere(self):
+        return [f.text for fs in self.threads.values() for f in fs
+                if self.ours(f)]
+
+
+MALLOC_INTERNALS = {"malloc_consolidate", "_int_malloc", "_int_free",
+                    "_int_realloc", "sysmalloc", "unlink_chunk", "malloc",
+                    "__GI___libc_malloc", "__libc_malloc", "free",
+                    "__GI___libc_free", "__libc_free", "calloc",
+                    "__libc_calloc", "realloc", "__libc_realloc",
+                    "tcache_init"}
+
+
+def classify(text):
+    """(kind, why) for gdb output `text`; kind None means not httpd's."""
+    bt = Backtrace(text)
+    mine = bt.ours_anywhere()
+    if mine:
+        return None, "mod_profile frame: " + mine[0]
+    frames = bt.crashing
+    if not frames:
+        return None, "no backtrace of the crashing thread"
+    if bt.signal == "SIGSEGV":
+        want = [({"apr_os_sock_get"}, None),
+                ({"close_socket_nonblocking_", "close_socket_nonblocking"},
+                 "mod_mpm_event.so"),
+                ({"signal_threads", "close_worker_sockets"},
+                 "mod_mpm_event.so"),
+                ({"child_main"}, "mod_mpm_event.so")]
+        if len(frames) >= 4 and all(f.is_(n, lib) for f, (n, lib)
+                                    in zip(frames, want)):
+            return EVENT_CLOSE_WORKER_SOCKETS, \
+                "apr_os_sock_get <- close_socket_nonblocking <- " \
+                "signal_threads <- child_main in mod_mpm_event.so"
+        return None, "SIGSEGV with another stack"
+    if bt.signal == "SIGABRT":
+        k = [i for i, f in enumerate(frames)
+             if "<signal handler called>" in f.text]
+        if not k:
+            return None, "SIGABRT outside a signal handler"
+        above, below = frames[:k[0]], frames[k[0] + 1:]
+        mpm = ("mod_mpm_worker.so", "mod_mpm_event.so")
+        handler = any(f.is_({"just_die", "clean_child_exit"})
+                      or any(f.is_(set(), lib) for lib in mpm)
+                      for f in above)
+        aborting = any(f.is_({"abort", "__GI_abort"}) for f in above) \
+            and any(f.is_({"free", "__GI___libc_free", "__libc_free",
+                           "_int_free", "malloc_printerr"}) for f in above) \
+            and any(f.is_({"apr_pool_destroy"}) for f in above)
+        interrupted = bool(below) and (
+            below[0].is_(MALLOC_INTERNALS)
+            or below[0].is_({"initgroups", "internal_getgrouplist"}))
+        in_initgroups = any(f.is_({"initgroups"}) for f in below)
+        if handler and aborting and interrupted and in_initgroups:
+            return WORKER_JUST_DIE_FREE, \
+                "abort in free <- apr_pool_destroy <- just_die " \
+                "(SIGTERM handler) interrupting %s in initgroups" \
+                % below[0].func
+        return None, "SIGABRT with another stack"
+    return None, "signal %s" % bt.signal
+
+
+# ---------------------------------------------------------- cores
+_kept = []
+
+
+def kept_dir():
+    """Where judged cores are kept (outside the suite's work directory,
+    which is removed at the end)."""
+    if not _kept:
+        _kept.append(os.environ.get("CORE_KEEP_DIR")
+                     or tempfile.mkdtemp(prefix="mod_profile-cores-"))
+        os.makedirs(_kept[0], exist_ok=True)
+    return _kept[0]
+
+
+def drop_kept_dir_if_empty():
+    """At the end of the run: no empty directory left behind."""
+    if _kept:
+        try:
+            os.rmdir(_kept[0])
+            _kept.pop()
+        except OSError:
+            pass                        # cores kept: the summary names them
+
+
+def gdb_backtrace(core):
+    cp = subprocess.run([GDB, "-batch", "-nx", "-ex", "info inferiors",
+                         "-ex", "info sharedlibrary",
+                         "-ex", "thread apply all bt", HTTPD, core],
+                        capture_output=True, text=True, timeout=300)
+    return cp.stdout + cp.stderr
+
+
+def find_cores(core_dir):
+    """{pid: (core path, gdb text)} for the cores in `core_dir`; each is
+    moved to kept_dir() as core.PID (core_pattern "core" reuses one
+    name)."""
+    out = {}
+    try:
+        names = sorted(os.listdir(core_dir))
+    except OSError:
+        return out
+    for name in names:
+        if not re.match(r"core(\.\d+)?$", name):
+            continue
+        text = gdb_backtrace(os.path.join(core_dir, name))
+        pid = Backtrace(text).pid
+        dest = os.path.join(kept_dir(), "core.%s" % (pid or name))
+        shutil.move(os.path.join(core_dir, name), dest)
+        out[pid] = (dest, text)
+    return out
+
+
+def core_pattern():
+    try:
+        with open("/proc/sys/kernel/core_pattern") as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+def judge(core_dir, lines):
+    """For crash lines `lines` of a server whose cores go to `core_dir`:
+    raises AssertionError (with the backtraces) unless every crash is a
+    known httpd crash, then HttpdCrash with the findings."""
+    if GDB is None:
+        raise AssertionError("crashed (no gdb to read the core: "
+                             "scripts/install-deps):\n" + "\n".join(lines))
+    cores = find_cores(core_dir)
+    findings = []
+    for ln in lines:
+        m = CHILD_SIGNAL.search(ln)
+        if not m:
+            findings.append(Finding(None, ln, why="not a child's crash"))
+            continue
+        pid = int(m.group(1))
+        if pid not in cores:
+            findings.append(Finding(pid, ln, why="no core dumped; "
+                                    "kernel.core_pattern %r" % core_pattern()))
+            continue
+        core, text = cores[pid]
+        kind, why = classify(text)
+        findings.append(Finding(pid, ln, kind, why, core, text))
+    bad = [f for f in findings if f.kind is None]
+    if bad:
+        raise AssertionError("a child crashed:\n" + "\n\n".join(
+            "%s\n%s\n%s" % (f.line, f.describe(), f.bt) for f in bad))
+    raise HttpdCrash(findings)
