@@ -378,6 +378,7 @@ apr_status_t profile_store_parse_opts(profile_store_t **out,
         return refused(errmsg, problems, o, name, p);
     }
     if (profile_validate(root, &langs, &nlangs, problems, p) != 0) {
+        profile_data_problems_locate(problems, buf, len, p);
         rv = refused(errmsg, problems, o, name, p);
         goto leave;
     }

@@ -456,6 +456,10 @@ int profile_validate(json_t *root, const char ***langs, int *nlangs,
 const char *profile_data_problem_line(const profile_data_problem_t *pr,
                                       const char *name, apr_pool_t *p)
 {
+    if (pr->line > 0 && pr->path != NULL) {
+        return apr_psprintf(p, "%s:%d:%d: %s: %s", name, pr->line,
+                            pr->column, pr->path, pr->text);
+    }
     if (pr->line > 0) {
         return apr_psprintf(p, "%s:%d:%d: %s", name, pr->line, pr->column,
                             pr->text);

@@ -39,9 +39,17 @@ int profile_validate(json_t *root, const char ***langs, int *nlangs,
                      apr_array_header_t *problems, apr_pool_t *p);
 
 /* One problem as one line naming the file `name`: "NAME:LINE:COL: TEXT"
- * (syntax), "NAME: $.path: TEXT" (shape) or "NAME: TEXT". */
+ * (syntax), "NAME:LINE:COL: $.path: TEXT" (shape, located),
+ * "NAME: $.path: TEXT" (shape) or "NAME: TEXT". */
 const char *profile_data_problem_line(const profile_data_problem_t *pr,
                                       const char *name, apr_pool_t *p);
+
+/* Sets the line and column of each problem of `problems` that has a
+ * path, to where that path's value begins in buf[0..len), the text
+ * profile_validate() judged (parsed). */
+void profile_data_problems_locate(apr_array_header_t *problems,
+                                  const char *buf, apr_size_t len,
+                                  apr_pool_t *p);
 
 /* The first `shown` problems, one line each (no final newline), then,
  * when there are more, a line "and N more". */

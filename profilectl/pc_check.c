@@ -4,10 +4,11 @@
  * each data file, in file order, the way the module's loader finds them
  * (profile_store_load, validating only).  One line per problem, as a
  * compiler says it: "FILE:LINE:COL: invalid JSON: ..." (a syntax error,
- * then the only problem) or "FILE: $.json.path: ...".  --json prints a
- * JSON array instead, one object per problem:
- * {"file","line","column","path","message"} (line and column null but
- * for syntax, path null for syntax and unreadable files).  A JSON Resume
+ * then the only problem) or "FILE:LINE:COL: $.json.path: ..." (where the
+ * value begins, profile_locate.c).  --json prints a JSON array instead,
+ * one object per problem: {"file","line","column","path","message"}
+ * (line and column null only for a problem of the whole file, path null
+ * for syntax and unreadable files).  A JSON Resume
  * document is one problem saying so and how to import it.  The exit
  * status is 1 when a file has problems, 2 when one cannot be read at
  * all.

@@ -341,7 +341,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * the message is its first ten, one line each. */
     {
         const profile_data_problem_t *pr;
-        int i;
+        int i, nlines = 1;
+        size_t k;
+
+        for (k = 0; k < size; k++) {
+            nlines += data[k] == '\n';
+        }
 
         opts.problems = apr_array_make(p, 4, sizeof(profile_data_problem_t));
         err = NULL;
@@ -351,9 +356,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                    "%d problems listed", opts.problems->nelts);
         for (i = 0; i < opts.problems->nelts; i++) {
             pr = &APR_ARRAY_IDX(opts.problems, i, profile_data_problem_t);
-            FUZZ_CHECK(pr->text != NULL && (pr->line > 0 ? pr->path == NULL
-                       && opts.problems->nelts == 1 : pr->path != NULL
-                       && pr->path[0] == '$'),
+            /* Syntax: a line, alone; shape: a path, located within the
+             * text's lines; else (size, memory): neither. */
+            FUZZ_CHECK(pr->text != NULL
+                       && (pr->path != NULL
+                           ? pr->path[0] == '$' && pr->line >= 0
+                             && pr->line <= nlines
+                             && (pr->line == 0) == (pr->column == 0)
+                           : pr->line == 0 || opts.problems->nelts == 1),
                        "problem %d of %d is neither syntax nor shape", i,
                        opts.problems->nelts);
         }

@@ -74,8 +74,21 @@ class TestCheck:
         cp = ctl("check", path, check_rc=1)
         got = lines(cp)
         assert len(got) == len(SEVERAL_EXPECTED), got
+        with open(path, encoding="utf-8") as f:
+            text_lines = f.read().split("\n")
+        last = 0
         for line, (jpath, text) in zip(got, SEVERAL_EXPECTED):
-            assert line.startswith("%s: %s: " % (path, jpath)), line
+            # PATH:LINE:COL: $.json.path: message, LINE where the value
+            # of $.json.path begins (or the object lacking it), in order.
+            m = re.match(re.escape(path) + r":(\d+):(\d+): "
+                         + re.escape(jpath) + ": ", line)
+            assert m, line
+            n, col = int(m.group(1)), int(m.group(2))
+            assert n >= last and 1 <= col <= len(text_lines[n - 1]) + 1, line
+            last = n
+            key = re.sub(r"\[\d+\]$", "", jpath).rsplit(".", 1)[1]
+            assert ('"%s"' % key) in text_lines[n - 1] or \
+                text_lines[n - 1][col - 1] in "{[", (line, text_lines[n - 1])
             assert text in line, line
 
     def test_json_lists_the_same_problems(self, workdir, sample):
@@ -84,9 +97,12 @@ class TestCheck:
         cp = ctl("check", "--json", path, check_rc=1)
         got = json.loads(cp.stdout)
         assert [p["path"] for p in got] == [e[0] for e in SEVERAL_EXPECTED]
-        for p, (_, text) in zip(got, SEVERAL_EXPECTED):
+        plain = lines(ctl("check", path, check_rc=1))
+        for p, (_, text), ln in zip(got, SEVERAL_EXPECTED, plain):
             assert set(p) == {"file", "line", "column", "path", "message"}
-            assert p["file"] == path and p["line"] is None
+            assert p["file"] == path and p["line"] > 0 and p["column"] > 0
+            assert ln == "%s:%d:%d: %s: %s" % (path, p["line"], p["column"],
+                                               p["path"], p["message"])
             assert text in p["message"]
 
     def test_syntax_error_is_one_problem_with_line_and_column(self):
@@ -105,7 +121,7 @@ class TestCheck:
         cp = ctl("check", h.SAMPLE_DATA, bad, missing, check_rc=2)
         got = lines(cp)
         assert len(got) == len(SEVERAL_EXPECTED) + 1, got
-        assert all(ln.startswith(bad + ": ") for ln in got[:-1])
+        assert all(ln.startswith(bad + ":") for ln in got[:-1]), got
         assert got[-1].startswith(missing + ": cannot read"), got[-1]
         assert h.SAMPLE_DATA not in cp.stdout.decode()
 
@@ -134,7 +150,8 @@ class TestConfigtestMessage:
         assert len(listed) == 13
         assert ours[1:11] == listed[:10]
         for i, ln in enumerate(ours[1:11]):
-            assert ln.startswith("%s: $.metrics[%d].id: bad id" % (path, i))
+            assert re.match(re.escape(path) + r":\d+:\d+: \$\.metrics\[%d\]"
+                            r"\.id: bad id" % i, ln), ln
         assert ours[11] == "%s: and 3 more" % path
 
     def test_keep_mode_warns_each_problem_and_passes(self, make_httpd,
@@ -148,7 +165,8 @@ class TestConfigtestMessage:
         assert len(ours) == 1 + len(SEVERAL_EXPECTED), out
         assert "ProfileBadData keep" in ours[0]
         for ln, (jpath, _) in zip(ours[1:], SEVERAL_EXPECTED):
-            assert "%s: %s: " % (path, jpath) in ln, ln
+            assert re.search(re.escape(path) + r":\d+:\d+: "
+                             + re.escape(jpath) + ": ", ln), ln
         assert "Syntax OK" in out
 
 
@@ -227,7 +245,8 @@ class TestShow:
         path = write(workdir, "ctl-show-bad.json", several_problems(sample))
         cp = ctl("show", path, "/profile", check_rc=2)
         assert cp.stdout == b""
-        assert "%s: $.profile.name:" % path in cp.stderr.decode()
+        assert re.search(re.escape(path) + r":\d+:\d+: \$\.profile\.name:",
+                         cp.stderr.decode())
 
 
 def diff_lines(old, new):
@@ -768,7 +787,9 @@ def test_data_file_with_a_basics_key_is_not_called_a_resume(tmp_path):
     d["basics"] = {}
     path = write(str(tmp_path), "d.json", d)
     got = lines(ctl("check", path, check_rc=1))
-    assert got == ['%s: $.basics: unknown key "basics"' % path]
+    assert len(got) == 1 and re.match(
+        re.escape(path) + r':\d+:\d+: \$\.basics: unknown key "basics"$',
+        got[0]), got
 
 
 @pytest.mark.parametrize("args", [["show", "{}", "/profile"],

@@ -20,6 +20,7 @@
 
 #include "unit.h"
 #include "profile_etag.h"
+#include "profile_validate.h"
 #include "profile_store.h"
 
 #define DOC_NAME "mem.json"
@@ -1551,6 +1552,24 @@ static void unknown_language_key_in_text_is_rejected(void **state)
     assert_has(err, "fr");
 }
 
+/* The first line of a refusal names the file, the line and column where
+ * the value stands, and then `what` ("$.path: text"). */
+static void assert_first_problem(const char *err, const char *what)
+{
+    const char *at = strstr(err, what), *nl = strchr(err, '\n');
+    int line = 0, column = 0;
+
+    if (at == NULL || (nl != NULL && at > nl)) {
+        print_error("first problem of: %s\nexpected: %s\n", err, what);
+    }
+    assert_non_null(at);
+    assert_true(nl == NULL || at < nl);
+    assert_true(strncmp(err, DOC_NAME ":", strlen(DOC_NAME) + 1) == 0);
+    assert_int_equal(sscanf(err + strlen(DOC_NAME) + 1, "%d:%d: ", &line,
+                            &column), 2);
+    assert_true(line > 0 && column > 0);
+}
+
 static void undeclared_language_in_text_is_rejected(void **state)
 {
     apr_pool_t *p = POOL(state);
@@ -1559,8 +1578,8 @@ static void undeclared_language_in_text_is_rejected(void **state)
     const char *err = parse_bad(p, min_edit(p,
         "\"languages\": [\"en\", \"es\"]", "\"languages\": [\"en\"]"));
 
-    assert_true(strncmp(err, DOC_NAME ": $.profile.headline: unknown "
-                        "language \"es\"", 48) == 0);
+    assert_first_problem(err, "$.profile.headline: unknown language "
+                         "\"es\"");
     assert_has(err, "$.skills[0].title: unknown language \"es\"");
 }
 
@@ -1571,8 +1590,8 @@ static void declared_language_without_translations_is_rejected(void **st_)
         "\"languages\": [\"en\", \"es\"]",
         "\"languages\": [\"en\", \"es\", \"fr\"]"));
 
-    assert_true(strncmp(err, DOC_NAME ": $.profile.headline: missing "
-                        "translation \"fr\"\n", 53) == 0);
+    assert_first_problem(err, "$.profile.headline: missing translation "
+                         "\"fr\"");
 }
 
 /* ------------------------------------------------------------- files */
@@ -1624,7 +1643,58 @@ static void file_missing_a_translation_names_json_path(void **state)
     /* The contract's own example. */
     assert_names_path(err, "$.experience[2].period");
     assert_has(err, "\"es\"");
-    assert_has(err, apr_pstrcat(p, path, ": $.experience[2].period", NULL));
+    /* Where the value begins: line 227 is `      "period": {`. */
+    assert_has(err, apr_pstrcat(p, path, ":227:17: $.experience[2].period: ",
+                                NULL));
+}
+
+/* A problem of the file's shape names the line and column where its
+ * value begins, or where the object that lacks a member begins; keys
+ * written with escapes are found as the path prints them. */
+static void shape_problems_name_line_and_column(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    apr_array_header_t *problems =
+        apr_array_make(p, 4, sizeof(profile_data_problem_t));
+    const char *text =
+        "{\n"
+        "  \"a\": [1,\n"
+        "        {\"k\\u00e9y\": {\"x\": true}, \"t\": \"caf\u00e9\"}],\n"
+        "  \"b\": \"\\\"[\\\\\", \"c\": {}, \"\xc3\xa9\": 1\n"
+        "}\n";
+    static const struct {
+        const char *path;
+        int line, column;
+    } want[] = {
+        {"$.a[1].k\xc3\xa9y.x", 3, 28},   /* an escaped key */
+        {"$.a[1].t", 3, 40},
+        {"$.c", 4, 22},                   /* after escaped quotes */
+        {"$.c.missing", 4, 22},           /* the object that lacks it */
+        {"$.a[7]", 2, 8},                 /* the array */
+        {"$", 1, 1},
+        {"$.\xc3\xa9", 4, 31},            /* code points, not bytes */
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        profile_data_problem_t *pr = apr_array_push(problems);
+
+        pr->line = pr->column = 0;
+        pr->path = want[i].path;
+        pr->text = "x";
+    }
+    profile_data_problems_locate(problems, text, strlen(text), p);
+    for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        const profile_data_problem_t *pr =
+            &APR_ARRAY_IDX(problems, i, profile_data_problem_t);
+
+        if (pr->line != want[i].line || pr->column != want[i].column) {
+            print_error("%s: %d:%d, expected %d:%d\n", pr->path, pr->line,
+                        pr->column, want[i].line, want[i].column);
+        }
+        assert_int_equal(pr->line, want[i].line);
+        assert_int_equal(pr->column, want[i].column);
+    }
 }
 
 /* ------------------------------------------------- load options */
@@ -1978,6 +2048,7 @@ int main(void)
         UNIT_TEST(empty_file_is_refused_naming_it),
         UNIT_TEST(file_that_is_not_an_object_is_refused),
         UNIT_TEST(file_missing_a_translation_names_json_path),
+        UNIT_TEST(shape_problems_name_line_and_column),
     };
 
     return cmocka_run_group_tests(tests, unit_group_setup,

@@ -93,7 +93,9 @@ static void assert_problem(const result_t *r, int i, const char *path,
     assert_non_null(pr->path);
     assert_string_equal(pr->path, path);
     assert_non_null(strstr(pr->text, text_part));
-    assert_int_equal(pr->line, 0);
+    /* Located: the line where the value of its path begins. */
+    assert_true(pr->line > 0);
+    assert_true(pr->column > 0);
 }
 
 /* ------------------------------------------------------------ tests */
@@ -364,9 +366,13 @@ static void message_lists_the_first_ten_then_how_many_more(void **state)
 
     assert_int_equal(r.problems->nelts, 13);
     for (i = 0; i < 10; i++) {
+        const profile_data_problem_t *pr = nth(&r, i);
+
+        /* Each where its id stands, one after another in the file. */
+        assert_true(pr->line > (i > 0 ? nth(&r, i - 1)->line : 0));
         APR_ARRAY_PUSH(want, const char *) = apr_psprintf(p,
-            DOC_NAME ": $.metrics[%d].id: bad id \"-bad%d\": ids match "
-            "[A-Za-z0-9][A-Za-z0-9._~-]*", i, i);
+            DOC_NAME ":%d:%d: $.metrics[%d].id: bad id \"-bad%d\": ids "
+            "match [A-Za-z0-9][A-Za-z0-9._~-]*", pr->line, pr->column, i, i);
     }
     APR_ARRAY_PUSH(want, const char *) = "and 3 more";
     assert_string_equal(r.err, apr_array_pstrcat(p, want, '\n'));
