@@ -315,7 +315,8 @@ def test_restart_errors_reach_piped_and_vhost_logs(make_httpd, workdir,
             for log in (main_log, vhost_log):
                 assert h.wait_for(lambda: len(re.findall(
                     r"PROFILE0003: ProfileData: " + re.escape(path)
-                    + r": \$\.experience\[1\]\.period: .*still serving the "
+                    + r":\d+:\d+: \$\.experience\[1\]\.period: .*still "
+                    r"serving the "
                     r"last good data", _read(log))) == round_), (
                         round_, log, _read(log))
             assert h.wait_for(lambda: server.get("/api/v1/profile").etag

@@ -590,7 +590,7 @@ def test_dump_profiles_shows_a_bad_file(make_httpd, workdir):
     assert "PROFILE0007" in cp.stderr
     lines = cp.stdout.splitlines()
     assert lines[1] == "  127.0.0.1 (main server) /api/v1"
-    assert re.fullmatch(r"    data: bad: %s: .*expected an object.*"
+    assert re.fullmatch(r"    data: bad: %s:1:1: \$: expected an object.*"
                         % re.escape(a), lines[3]), lines[3]
     assert lines[4:] == ["    ProfileMaxAge 300", "    ProfileCORSOrigins *",
                          "    ProfileCompression On",
