@@ -45,7 +45,7 @@ int pc_cmd_check(int argc, char **argv)
     apr_status_t rv;
     const char *optarg;
     int optch, as_json = 0, status = PC_EXIT_OK, i;
-    json_t *all = json_array();
+    json_t *all;
 
     os = pc_getopt(argc, argv, p);
     while ((rv = apr_getopt_long(os, options, &optch, &optarg))
@@ -56,6 +56,7 @@ int pc_cmd_check(int argc, char **argv)
         return pc_fail("check", "usage: %s check [--json] FILE...",
                        pc_progname);
     }
+    all = json_array();
     for (i = os->ind; i < argc; i++) {
         const char *file = os->argv[i];
         profile_load_opts_t opts = {.render = 0, .compress = 0,

@@ -26,6 +26,11 @@ import pytest
 import httpd_harness as h
 import proc_util as pu
 
+# Under the sanitized build httpd runs with the ASan runtime, whose
+# shadow memory and quarantine make memory figures meaningless: the
+# refusals are checked there, the figures only in the plain build.
+SANITIZED = bool(os.environ.get("HTTPD_ENV_LD_PRELOAD"))
+
 PROFILECTL = os.path.join(h.BUILDDIR, "profilectl", "profilectl")
 GEN = os.path.join(h.SRCDIR, "bench", "gen-bigdata.py")
 LANGS = "en,es,fr,de,it,pt,nl,sv,da,fi,pl,cs,sk,hu,ro,bg"
@@ -94,7 +99,7 @@ def test_many_records_file_is_refused_as_bad_data(make_httpd, workdir,
         # Refused before the expensive work: the parent's peak stays far
         # below what loading took (~420 MB) and within the bound.
         hwm = _hwm_kib(server.pid) * 1024
-        assert hwm < _bound(size) + 64 * MB, hwm
+        assert SANITIZED or hwm < _bound(size) + 64 * MB, hwm
         assert server.running()
 
         # A good file loads; the big one again keeps it (last good data).
@@ -145,4 +150,4 @@ def test_realistic_10mb_file_loads_within_the_bound(make_httpd, workdir):
     print("\nparent VmHWM: sample %.1f MB, %d-byte file %.1f MB: +%.1f MB, "
           "bound %.1f MB" % (peaks["sample"] / MB, size, peaks["big"] / MB,
                              growth / MB, _bound(size) / MB))
-    assert growth <= _bound(size), (growth, _bound(size))
+    assert SANITIZED or growth <= _bound(size), (growth, _bound(size))
