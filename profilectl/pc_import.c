@@ -475,7 +475,7 @@ int pc_cmd_import_jsonresume(int argc, char **argv)
     apr_getopt_t *os;
     apr_status_t rv;
     const char *optarg, *order = NULL, *out = NULL;
-    int optch, i, status;
+    int optch, i;
 
     memset(&im, 0, sizeof(im));
     im.c.cmd = "import-jsonresume";
@@ -500,24 +500,30 @@ int pc_cmd_import_jsonresume(int argc, char **argv)
     }
     im.dropped = apr_array_make(im.c.p, 8, sizeof(const char *));
     im.dropped_seen = apr_hash_make(im.c.p);
-    status = import_run(&im, order, out);
-    if (status != PC_EXIT_OK && im.c.problems && im.c.problems->nelts) {
+    return pc_jr_import_end(&im, import_run(&im, order, out));
+}
+
+int pc_jr_import_end(jr_import_t *im, int status)
+{
+    int i;
+
+    if (status != PC_EXIT_OK && im->c.problems && im->c.problems->nelts) {
         /* One line per problem, as a compiler (and profilectl check)
          * says it: "FILE: $.path: message"; then how many. */
-        for (i = 0; i < im.c.problems->nelts; i++) {
+        for (i = 0; i < im->c.problems->nelts; i++) {
             fprintf(stderr, "%s\n",
-                    APR_ARRAY_IDX(im.c.problems, i, const char *));
+                    APR_ARRAY_IDX(im->c.problems, i, const char *));
         }
         fprintf(stderr, "profilectl %s: %d problem%s; nothing written\n",
-                im.c.cmd, im.c.problems->nelts,
-                im.c.problems->nelts == 1 ? "" : "s");
+                im->c.cmd, im->c.problems->nelts,
+                im->c.problems->nelts == 1 ? "" : "s");
     }
-    else if (status != PC_EXIT_OK && im.c.err != NULL) {
-        pc_fail(im.c.cmd, "%s", im.c.err);
+    else if (status != PC_EXIT_OK && im->c.err != NULL) {
+        pc_fail(im->c.cmd, "%s", im->c.err);
     }
-    for (i = 0; i < im.n; i++) {
-        json_decref(im.docs[i]);
+    for (i = 0; i < im->n; i++) {
+        json_decref(im->docs[i]);
     }
-    apr_pool_destroy(im.c.p);
+    apr_pool_destroy(im->c.p);
     return status;
 }

@@ -111,6 +111,11 @@ typedef struct {
  * (one language each, in order im->langs); returns the exit status, the
  * problems in im->c.problems.  im->dropped and im->dropped_seen must be
  * made. */
+/* The end of every import command: on failure, its problems one line
+ * each and how many (or its one error) on stderr; frees the documents
+ * and the command's pool.  Returns status. */
+int pc_jr_import_end(jr_import_t *im, int status);
+
 int pc_jr_import_docs(jr_import_t *im, const char *out,
                       const char *const *inputs);
 

@@ -619,20 +619,5 @@ int pc_cmd_import_linkedin(int argc, char **argv)
     li.im.files[0] = li.path;
     li.im.dropped = apr_array_make(li.im.c.p, 8, sizeof(const char *));
     li.im.dropped_seen = apr_hash_make(li.im.c.p);
-    status = linkedin_run(&li, name, out);
-    if (status != PC_EXIT_OK && li.im.c.problems && li.im.c.problems->nelts) {
-        for (i = 0; i < li.im.c.problems->nelts; i++) {
-            fprintf(stderr, "%s\n",
-                    APR_ARRAY_IDX(li.im.c.problems, i, const char *));
-        }
-        fprintf(stderr, "profilectl %s: %d problem%s; nothing written\n",
-                li.im.c.cmd, li.im.c.problems->nelts,
-                li.im.c.problems->nelts == 1 ? "" : "s");
-    }
-    else if (status != PC_EXIT_OK && li.im.c.err != NULL) {
-        pc_fail(li.im.c.cmd, "%s", li.im.c.err);
-    }
-    json_decref(li.im.docs[0]);
-    apr_pool_destroy(li.im.c.p);
-    return status;
+    return pc_jr_import_end(&li.im, linkedin_run(&li, name, out));
 }

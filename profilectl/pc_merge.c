@@ -160,21 +160,5 @@ int pc_cmd_merge(int argc, char **argv)
     }
     status = pc_jr_import_docs(&im, out, inputs);
 leave:
-    if (status != PC_EXIT_OK && im.c.problems && im.c.problems->nelts) {
-        for (i = 0; i < im.c.problems->nelts; i++) {
-            fprintf(stderr, "%s\n",
-                    APR_ARRAY_IDX(im.c.problems, i, const char *));
-        }
-        fprintf(stderr, "profilectl %s: %d problem%s; nothing written\n",
-                im.c.cmd, im.c.problems->nelts,
-                im.c.problems->nelts == 1 ? "" : "s");
-    }
-    else if (status != PC_EXIT_OK && im.c.err != NULL) {
-        pc_fail(im.c.cmd, "%s", im.c.err);
-    }
-    for (i = 0; i < im.n; i++) {
-        json_decref(im.docs[i]);
-    }
-    apr_pool_destroy(im.c.p);
-    return status;
+    return pc_jr_import_end(&im, status);
 }
