@@ -6,7 +6,8 @@
  * representation once per language (profile_render.c) and have the
  * finishing threads hash and compress them (profile_finish.c, ETags by
  * profile_etag.c); collections' ETags and the folded search keys the
- * filters use (§8) are made here.
+ * filters use (§8) are made here.  Before rendering, the memory the load
+ * would take is checked against its bound (profile_estimate.c).
  *
  * Pure core: no httpd headers.
  */
@@ -17,6 +18,7 @@
 #include <apr_strings.h>
 #include <jansson.h>
 
+#include "profile_estimate.h"
 #include "profile_etag.h"
 #include "profile_finish.h"
 #include "profile_render.h"
@@ -174,129 +176,6 @@ static void render_object_route(profile_body_t **out, profile_store_t *st,
 }
 
 /* ------------------------------------------------------------------ */
-/* The memory a load takes (CONTRACT §9)                               */
-
-/* Per representation (a body in one language): its profile_body_t, the
- * finishing job, three ETags, its share of the search keys' arrays and
- * of pool and malloc overhead.  Per JSON value of the parsed tree
- * (jansson's value, its hashtable entry or array slot, malloc
- * overhead).  Per rendered byte: identity, gzip and br forms (each
- * kept only when smaller), the coded forms' malloc'd copies until they
- * reach the pool, the render buffers and the folded search keys.  And
- * the file twice: its buffer and the parsed tree's strings.  And 2 MB
- * for the finishing threads' stacks and malloc arenas.  Checked against
- * the peak RSS of loads of files of empty records in 2 and 16 languages
- * and of realistic data of 0.4 to 31 MB, with some margin
- * (docs/performance.md). */
-#define EST_PER_REP 448
-#define EST_PER_VALUE 128
-#define EST_PER_BYTE 7
-#define EST_FIXED (2 * 1024 * 1024)
-
-typedef struct {
-    const char **langs;
-    int nlangs;
-    apr_uint64_t values;
-    apr_uint64_t common;        /* bytes rendered alike in every language */
-    apr_uint64_t per_lang;      /* bytes of per-language values, summed
-                                 * over the languages */
-} est_walk_t;
-
-/* Whether object v is a text value given per language: one member per
- * declared language and no other (validated, so members are strings or
- * arrays of strings). */
-static int per_language(const est_walk_t *e, json_t *v)
-{
-    int l;
-
-    if (json_object_size(v) != (size_t)e->nlangs) {
-        return 0;
-    }
-    for (l = 0; l < e->nlangs; l++) {
-        if (json_object_get(v, e->langs[l]) == NULL) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-/* Adds v's values and the bytes its compact rendering takes (strings
- * as they are: rendering escapes no more than JSON requires). */
-static apr_uint64_t est_walk(est_walk_t *e, json_t *v)
-{
-    apr_uint64_t n = 0;
-    const char *key;
-    json_t *m;
-    size_t i;
-
-    e->values++;
-    switch (json_typeof(v)) {
-    case JSON_STRING:
-        return json_string_length(v) + 2;
-    case JSON_ARRAY:
-        json_array_foreach(v, i, m) {
-            n += est_walk(e, m) + 1;
-        }
-        return n + 2;
-    case JSON_OBJECT:
-        if (per_language(e, v)) {
-            json_object_foreach(v, key, m) {
-                e->per_lang += est_walk(e, m);
-            }
-            return 0;
-        }
-        json_object_foreach(v, key, m) {
-            n += strlen(key) + 4 + est_walk(e, m);
-        }
-        return n + 2;
-    default:
-        return 8;
-    }
-}
-
-static void estimate(profile_estimate_t *out, json_t *root,
-                     const char **langs, int nlangs, apr_size_t len)
-{
-    est_walk_t e = {.langs = langs, .nlangs = nlangs};
-    apr_uint64_t bodies = 2;
-    int k;
-
-    for (k = 0; k < PROFILE_COLL_COUNT; k++) {
-        bodies += json_array_size(json_object_get(
-                      root, profile_schema_colls[k].key)) + 1;
-    }
-    e.common = est_walk(&e, root);
-    out->reps = bodies * (apr_uint64_t)nlangs;
-    out->values = e.values;
-    out->text = e.common * (apr_uint64_t)nlangs + e.per_lang;
-    out->bytes = EST_FIXED + 2 * (apr_uint64_t)len + out->reps * EST_PER_REP
-                 + out->values * EST_PER_VALUE
-                 + out->text * EST_PER_BYTE;
-    out->bound = (apr_uint64_t)len * PROFILE_MEMORY_FACTOR
-                 + PROFILE_MEMORY_SLACK;
-}
-
-const char *profile_estimate_problem(const profile_estimate_t *est,
-                                     apr_size_t size, apr_pool_t *p)
-{
-    const double mb = 1024.0 * 1024.0;
-
-    if (est->bytes <= est->bound) {
-        return NULL;
-    }
-    return apr_psprintf(p, "loading the data file would take about %.1f MB "
-                        "of memory (%" APR_UINT64_T_FMT " representations: "
-                        "records x languages), %.1f MB more than its memory "
-                        "limit of %.1f MB (%d times its %" APR_SIZE_T_FMT
-                        " bytes plus 8 MB); fewer records or languages make "
-                        "it fit",
-                        (double)est->bytes / mb, est->reps,
-                        (double)(est->bytes - est->bound) / mb,
-                        (double)est->bound / mb, PROFILE_MEMORY_FACTOR,
-                        size);
-}
-
-/* ------------------------------------------------------------------ */
 /* Loading                                                             */
 
 static const profile_load_opts_t default_opts = {
@@ -384,7 +263,7 @@ apr_status_t profile_store_parse_opts(profile_store_t **out,
     }
     /* Before the expensive work, the same verdict validating only
      * (configtest) as loading: the estimate counts coded forms always. */
-    estimate(&est, root, langs, nlangs, len);
+    profile_estimate(&est, root, langs, nlangs, len);
     if ((too_big = profile_estimate_problem(&est, len, p)) != NULL) {
         profile_data_problem_t *pr = apr_array_push(problems);
 
@@ -459,7 +338,7 @@ apr_status_t profile_store_estimate(profile_estimate_t *out,
         json_decref(root);
         return APR_EINVAL;
     }
-    estimate(out, root, langs, nlangs, len);
+    profile_estimate(out, root, langs, nlangs, len);
     json_decref(root);
     return APR_SUCCESS;
 }
