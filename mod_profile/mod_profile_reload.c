@@ -77,7 +77,7 @@ static int validate(const profile_data_t *d, apr_off_t max_size,
     char *state;
 
     opts.max_size = max_size;
-    opts.problems = apr_array_make(ptemp, 4, sizeof(profile_data_problem_t));
+    opts.problems = profile_problems_make(ptemp, PROFILE_PROBLEMS_SHOWN);
     if (profile_pool_create_own(&p, ptemp) != APR_SUCCESS) {
         err = "out of memory";
     }
@@ -88,9 +88,9 @@ static int validate(const profile_data_t *d, apr_off_t max_size,
         apr_pool_destroy(p);
         return OK;
     }
-    what = opts.problems->nelts <= 1 ? err
-           : apr_psprintf(ptemp, "%s: %d problems", d->path,
-                          opts.problems->nelts);
+    what = opts.problems->total <= 1 ? err
+           : apr_psprintf(ptemp, "%s: %" APR_SIZE_T_FMT " problems", d->path,
+                          opts.problems->total);
     ap_log_error(APLOG_MARK, level, 0, NULL, PROFILE_LOGNO(0007)
                  "ProfileData: %s (ProfileData on %s); %s", what,
                  named_at(d, ptemp), d->refuse_at
@@ -128,7 +128,7 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
 
     opts.compress = d->compress;
     opts.max_size = max_size;
-    opts.problems = apr_array_make(pconf, 4, sizeof(profile_data_problem_t));
+    opts.problems = profile_problems_make(ptemp, 1);
     if (h->store != NULL
         && profile_file_unchanged(h->store, h->build, d->path, build, &opts,
                                   &mtime, ptemp)) {
@@ -173,15 +173,15 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
     }
     /* Said at every restart, one line: the first problem and how many
      * more (configtest lists them). */
-    d->error = opts.problems->nelts > 1
-               ? apr_psprintf(pconf, "%s (and %d more problem%s: "
-                              "apachectl configtest lists them)",
+    d->error = opts.problems->total > 1
+               ? apr_psprintf(pconf, "%s (and %" APR_SIZE_T_FMT " more "
+                              "problem%s: apachectl configtest lists them)",
                               profile_data_problem_line(
-                                  &APR_ARRAY_IDX(opts.problems, 0,
+                                  &APR_ARRAY_IDX(opts.problems->list, 0,
                                                  profile_data_problem_t),
                                   d->path, pconf),
-                              opts.problems->nelts - 1,
-                              opts.problems->nelts == 2 ? "" : "s")
+                              opts.problems->total - 1,
+                              opts.problems->total == 2 ? "" : "s")
                : apr_pstrdup(pconf, err);
     if (np != NULL) {
         apr_pool_destroy(np);

@@ -4,9 +4,9 @@
  * languages it declares, every value against the schema tables of
  * profile_schema.c (kinds, required and unknown keys, translations,
  * lists given per language, id and kind patterns, no nulls), and unique
- * ids per collection.  Every problem is collected, with its JSON path,
- * in the order of the file (jansson keeps members in file order, and the
- * walk follows it); a value of the wrong type is one problem and is not
+ * ids per collection.  Every problem is counted, and the first ones are
+ * kept with their JSON paths, in the order of the file (jansson keeps
+ * members in file order, and the walk follows it); a value of the wrong type is one problem and is not
  * descended into.  A rule is changed here; which fields exist is changed
  * in profile_schema.c.
  *
@@ -38,8 +38,8 @@ typedef struct {
     const char **langs;
     int langs_ok;               /* 0: the declaration is bad, so which
                                  * translations a text needs is unknown */
-    apr_array_header_t *problems;       /* profile_data_problem_t */
-    apr_array_header_t *lang_problems;  /* the declaration's, listed where
+    profile_problems_t *problems;
+    profile_problems_t *lang_problems;  /* the declaration's, listed where
                                          * "languages" stands in the file */
     apr_hash_t *ids;            /* ids seen in the collection being
                                  * walked (id -> its index), or NULL */
@@ -62,12 +62,16 @@ static const char *path_str(const path_t *at, apr_pool_t *p)
                                                           64, p), NULL);
 }
 
-/* Records a problem of the value at `at`; returns -1. */
+/* Records a problem of the value at `at` (its text and path are made
+ * only when it is kept); returns -1. */
 static int fail(vctx_t *c, const path_t *at, const char *fmt, ...)
 {
-    profile_data_problem_t *pr = apr_array_push(c->problems);
+    profile_data_problem_t *pr = profile_problems_add(c->problems);
     va_list ap;
 
+    if (pr == NULL) {
+        return -1;
+    }
     va_start(ap, fmt);
     pr->text = apr_pvsprintf(c->p, fmt, ap);
     va_end(ap);
@@ -342,8 +346,8 @@ static int check_value(vctx_t *c, const profile_field_t *f, json_t *v,
     case PROFILE_K_LANGS:
         /* Checked first, by check_languages(); its problems are listed
          * here, where the declaration stands in the file. */
-        apr_array_cat(c->problems, c->lang_problems);
-        return c->lang_problems->nelts ? -1 : 0;
+        profile_problems_cat(c->problems, c->lang_problems);
+        return c->lang_problems->total ? -1 : 0;
     }
     return 0;
 }
@@ -429,24 +433,56 @@ static int check_languages(vctx_t *c, json_t *root)
     return 0;
 }
 
-int profile_validate(json_t *root, const char ***langs, int *nlangs,
-                     apr_array_header_t *problems, apr_pool_t *p)
+profile_problems_t *profile_problems_make(apr_pool_t *p, int keep)
+{
+    profile_problems_t *pr = apr_palloc(p, sizeof(*pr));
+
+    pr->keep = keep > 0 ? keep : 1;
+    pr->list = apr_array_make(p, pr->keep < 16 ? pr->keep : 16,
+                              sizeof(profile_data_problem_t));
+    pr->total = 0;
+    return pr;
+}
+
+profile_data_problem_t *profile_problems_add(profile_problems_t *to)
+{
+    to->total++;
+    if (to->list->nelts >= to->keep) {
+        return NULL;
+    }
+    return apr_array_push(to->list);
+}
+
+void profile_problems_cat(profile_problems_t *to,
+                          const profile_problems_t *from)
+{
+    int i;
+
+    for (i = 0; i < from->list->nelts && to->list->nelts < to->keep; i++) {
+        *(profile_data_problem_t *)apr_array_push(to->list) =
+            APR_ARRAY_IDX(from->list, i, profile_data_problem_t);
+    }
+    to->total += from->total;
+}
+
+apr_size_t profile_validate(json_t *root, const char ***langs, int *nlangs,
+                            profile_problems_t *problems, apr_pool_t *p)
 {
     vctx_t c = {.p = p, .problems = problems};
-    int before = problems->nelts;
+    apr_size_t before = problems->total;
 
     if (!json_is_object(root)) {
         fail(&c, NULL, "expected an object, found %s", type_name(root));
         return 1;
     }
     /* The languages first: a text value is judged by them. */
-    c.lang_problems = apr_array_make(p, 1, sizeof(profile_data_problem_t));
+    c.lang_problems = profile_problems_make(p, problems->keep);
     c.problems = c.lang_problems;
     c.langs_ok = check_languages(&c, root) == 0;
     c.problems = problems;
     check_object(&c, profile_schema_top, root, NULL);
-    if (problems->nelts > before) {
-        return problems->nelts - before;
+    if (problems->total > before) {
+        return problems->total - before;
     }
     *langs = c.langs;
     *nlangs = c.nlangs;
@@ -470,20 +506,22 @@ const char *profile_data_problem_line(const profile_data_problem_t *pr,
     return apr_psprintf(p, "%s: %s", name, pr->text);
 }
 
-const char *profile_data_problems_message(const apr_array_header_t *problems,
+const char *profile_data_problems_message(const profile_problems_t *problems,
                                           int shown, const char *name,
                                           apr_pool_t *p)
 {
     apr_array_header_t *lines = apr_array_make(p, shown + 1, sizeof(char *));
     int i;
 
-    for (i = 0; i < problems->nelts && i < shown; i++) {
+    for (i = 0; i < problems->list->nelts && i < shown; i++) {
         APR_ARRAY_PUSH(lines, const char *) = profile_data_problem_line(
-            &APR_ARRAY_IDX(problems, i, profile_data_problem_t), name, p);
+            &APR_ARRAY_IDX(problems->list, i, profile_data_problem_t), name,
+            p);
     }
-    if (problems->nelts > shown) {
+    if (problems->total > (apr_size_t)i) {
         APR_ARRAY_PUSH(lines, const char *) =
-            apr_psprintf(p, "and %d more", problems->nelts - shown);
+            apr_psprintf(p, "and %" APR_SIZE_T_FMT " more",
+                         problems->total - (apr_size_t)i);
     }
     return apr_array_pstrcat(p, lines, '\n');
 }

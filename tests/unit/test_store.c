@@ -1649,8 +1649,8 @@ static void file_missing_a_translation_names_json_path(void **state)
 static void shape_problems_name_line_and_column(void **state)
 {
     apr_pool_t *p = POOL(state);
-    apr_array_header_t *problems =
-        apr_array_make(p, 4, sizeof(profile_data_problem_t));
+    profile_problems_t *kept = profile_problems_make(p, 100);
+    apr_array_header_t *problems = kept->list;
     const char *text =
         "{\n"
         "  \"a\": [1,\n"
@@ -1672,13 +1672,13 @@ static void shape_problems_name_line_and_column(void **state)
     size_t i;
 
     for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-        profile_data_problem_t *pr = apr_array_push(problems);
+        profile_data_problem_t *pr = profile_problems_add(kept);
 
         pr->line = pr->column = 0;
         pr->path = want[i].path;
         pr->text = "x";
     }
-    profile_data_problems_locate(problems, text, strlen(text), p);
+    profile_data_problems_locate(kept, text, strlen(text), p);
     for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
         const profile_data_problem_t *pr =
             &APR_ARRAY_IDX(problems, i, profile_data_problem_t);

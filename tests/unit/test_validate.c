@@ -55,11 +55,11 @@ static result_t parse_text(apr_pool_t *p, const char *text, apr_size_t len)
     profile_store_t *st = NULL;
     result_t r;
 
-    opts.problems = apr_array_make(p, 4, sizeof(profile_data_problem_t));
+    opts.problems = profile_problems_make(p, 100);
     r.err = NULL;
     r.rv = profile_store_parse_opts(&st, &r.err, text, len, DOC_NAME, 0,
                                     &opts, p);
-    r.problems = opts.problems;
+    r.problems = opts.problems->list;
     return r;
 }
 
@@ -396,14 +396,15 @@ static void unreadable_file_is_one_problem_without_path(void **state)
     const char *err = NULL;
     const char *path = UNIT_DATA "/does-not-exist.json";
 
-    opts.problems = apr_array_make(p, 1, sizeof(profile_data_problem_t));
+    opts.problems = profile_problems_make(p, 1);
     assert_int_not_equal(profile_store_load(&st, &err, path, &opts, p),
                          APR_SUCCESS);
-    assert_int_equal(opts.problems->nelts, 1);
-    assert_null(APR_ARRAY_IDX(opts.problems, 0,
+    assert_int_equal(opts.problems->total, 1);
+    assert_null(APR_ARRAY_IDX(opts.problems->list, 0,
                               profile_data_problem_t).path);
     assert_string_equal(err, profile_data_problem_line(
-        &APR_ARRAY_IDX(opts.problems, 0, profile_data_problem_t), path, p));
+        &APR_ARRAY_IDX(opts.problems->list, 0, profile_data_problem_t), path,
+        p));
 }
 
 int main(void)
