@@ -72,7 +72,8 @@ void pc_answer(profile_response_t *resp, const profile_store_t *store,
 /* pc_write.c: writes len bytes of text to `target` ("-" or NULL:
  * standard output) by the rules of profilectl.1 (OUTPUT FILES): never
  * over one of `inputs` (NULL-terminated paths, or NULL), a regular file
- * replaced atomically keeping its mode, a symbolic link followed.  With
+ * replaced atomically keeping its mode, a symbolic link replaced itself
+ * (never followed), anything else refused.  With
  * PC_WRITE_EXCL an existing target is refused ("--force replaces it").
  * Prints the problem and returns PC_EXIT_USAGE, or returns PC_EXIT_OK. */
 #define PC_WRITE_EXCL 1
