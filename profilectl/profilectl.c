@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "profilectl.h"
+#include "pc_input.h"
 #include "pc_jsonresume.h"
 #include "pc_linkedin.h"
 
@@ -142,9 +143,28 @@ static int data_languages(json_t *langs)
     return 1;
 }
 
+json_t *pc_load_json(const char *path, size_t flags, json_error_t *jerr,
+                     const char **err, apr_pool_t *p)
+{
+    char *buf;
+    apr_size_t len;
+    json_t *doc;
+
+    if (pc_input_read(&buf, &len, err, path, 0, p) < 0) {
+        return NULL;
+    }
+    if ((doc = json_loadb(buf, len, flags, jerr)) == NULL) {
+        *err = apr_psprintf(p, "%s:%d:%d: invalid JSON: %s", path,
+                            jerr->line, jerr->column, jerr->text);
+    }
+    return doc;
+}
+
 const char *pc_jsonresume_hint(const char *path, apr_pool_t *p)
 {
-    json_t *doc = json_load_file(path, 0, NULL);
+    json_error_t jerr;
+    const char *err;
+    json_t *doc = pc_load_json(path, 0, &jerr, &err, p);
     const char *schema;
     int resume;
 
@@ -174,6 +194,10 @@ const profile_store_t *pc_load(const char *cmd, const char *path,
     profile_store_t *st = NULL;
     const char *err = NULL;
 
+    if (pc_input_check(&err, path, p) < 0) {
+        pc_fail(cmd, "%s", err);
+        return NULL;
+    }
     if (profile_store_load(&st, &err, path, &opts, p) != APR_SUCCESS) {
         const char *hint = pc_jsonresume_hint(path, p);
 

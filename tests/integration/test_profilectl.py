@@ -680,6 +680,47 @@ def test_new_force_replaces_a_link_not_its_target(tmp_path):
     ctl("check", link, check_rc=0)
 
 
+# Every command that reads a file, with X for that file.
+READERS = {
+    "check": ["check", "X"],
+    "show": ["show", "X", "/profile"],
+    "diff": ["diff", h.SAMPLE_DATA, "X"],
+    "export-jsonresume": ["export-jsonresume", "X"],
+    "merge": ["merge", h.SAMPLE_DATA, "X"],
+    "import-jsonresume": ["import-jsonresume", "--lang-order", "en", "X"],
+    "import-linkedin": ["import-linkedin", "X"],
+}
+
+
+@pytest.mark.parametrize("cmd", sorted(READERS))
+@pytest.mark.parametrize("kind", ["FIFO", "link to a FIFO", "/dev/zero",
+                                  "directory"])
+def test_input_that_is_not_a_regular_file_is_refused_at_once(tmp_path, cmd,
+                                                             kind):
+    """A FIFO nobody writes would block open() for ever, /dev/zero a
+    read: refused before either, exit 2 (an unusable input).  A hang is
+    the timeout's failure."""
+    if kind == "directory" and cmd == "import-linkedin":
+        pytest.skip("an export may be a folder")
+    fifo = tmp_path / "in.json"
+    os.mkfifo(fifo)
+    x = {"FIFO": str(fifo), "/dev/zero": "/dev/zero",
+         "directory": str(tmp_path)}.get(kind)
+    if x is None:
+        x = str(tmp_path / "link.json")
+        os.symlink("in.json", x)
+    args = [x if a == "X" else a for a in READERS[cmd]]
+    cp = subprocess.run([PROFILECTL] + args, capture_output=True,
+                        timeout=10)
+    assert cp.returncode == 2, cp
+    what = {"FIFO": b"a FIFO", "link to a FIFO": b"a FIFO",
+            "/dev/zero": b"a character device",
+            "directory": b"a directory"}[kind]
+    said = cp.stdout + cp.stderr
+    assert x.encode() + b": cannot read it: " + what \
+        + b", not a regular file" in said, said
+
+
 def _bad_data(tmp):
     return write(str(tmp), "bad.json", several_problems(_sample()))
 
