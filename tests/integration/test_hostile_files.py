@@ -235,7 +235,7 @@ def test_check_cost_is_linear(files, check_base, kind):
         r = runs[size] = check_run(path, size)
         if r.killed:
             break
-        valid = kind in ("valid", "escapes-valid")
+        valid = kind in hf.VALID_KINDS
         # 0: no problem; 1: data problems (D8: the memory estimate's
         # refusal too).
         assert r.rc == (0 if valid else 1), (r, r.out[-2000:], r.err)
@@ -276,7 +276,7 @@ def test_configtest_cost_is_linear(files, configtest_server, configtest_base,
             break
         # ProfileBadData keep: a warning naming the file, and Syntax OK.
         assert r.rc == 0 and "Syntax OK" in r.err, (r, r.err[-2000:])
-        if kind in ("valid", "escapes-valid"):
+        if kind in hf.VALID_KINDS:
             assert "PROFILE" not in r.err, r.err[-2000:]
         else:
             assert path in r.err, r.err[-2000:]
@@ -375,7 +375,7 @@ class Beside:
         self.kill()
         self._put_valid(0)
         s.start_checked()
-        r = s.get("/api/v1/profile", timeout=30)
+        r = s.get("/api/v1/experience", timeout=30)
         assert r.status == 200, r
         self.loaded, self.etag = 0, r.etag
 
@@ -410,11 +410,13 @@ class Beside:
             t0 = time.monotonic()
             os.kill(pid, signal.SIGUSR1)
             done = False
+            blown = False
             peak = 0
             while time.monotonic() - t0 < limit:
                 rss = _status_kib(pid, "VmRSS") * KB
                 peak = max(peak, rss)
                 if not SANITIZED and rss - rss_before > 2 * bound(size):
+                    blown = True
                     break
                 text = pu.log_since(s, start)
                 kids = set(pu.children(pid))
@@ -437,11 +439,14 @@ class Beside:
             hwm = _status_kib_safe(pid, "VmHWM")
             self.kill()
             raise AssertionError(
-                "the parent did not resume within %.0f s (%.1f s): VmRSS "
-                "%.1f MB before, %.1f MB at most seen, VmHWM %s; killed. "
-                "Log:\n%s" % (limit, wall, rss_before / MB, peak / MB,
-                              "%.1f MB" % (hwm * KB / MB) if hwm else "?",
-                              text[-3000:]))
+                "%s: VmRSS %.1f MB before, %.1f MB at most seen, VmHWM %s; "
+                "killed. Log:\n%s" % (
+                    "after %.1f s the parent had grown past twice the bound "
+                    "(%.1f MB)" % (wall, 2 * bound(size) / MB) if blown else
+                    "the parent did not resume within %.0f s" % limit,
+                    rss_before / MB, peak / MB,
+                    "%.1f MB" % (hwm * KB / MB) if hwm else "?",
+                    text[-3000:]))
         pu.assert_no_crash(s, text)
         return {"silence": poller.longest_silence(), "wall": wall,
                 "rss_before": rss_before, "hwm_reset": hwm_reset,
@@ -453,7 +458,7 @@ class Beside:
         one; checks that it loaded (a new ETag)."""
         variant = 1 if self.loaded != 1 else 2
         m = self.graceful(lambda: self._put_valid(variant), self.size, limit)
-        r = self.server.get("/api/v1/profile", timeout=30)
+        r = self.server.get("/api/v1/experience", timeout=30)
         assert r.status == 200 and r.etag != self.etag, (r, m["log"])
         self.loaded, self.etag = variant, r.etag
         return m
@@ -482,7 +487,7 @@ def assert_refused_beside(beside, m, valid, size, path_named):
     assert m["silence"] <= SILENCE_FACTOR * valid["silence"] + SILENCE_SLACK, (
         "the static site was silent %.2f s over the bad file, %.2f s over "
         "the valid one of the same size" % (m["silence"], valid["silence"]))
-    r = s.get("/api/v1/profile", timeout=30)
+    r = s.get("/api/v1/experience", timeout=30)
     assert (r.status, r.etag) == (200, beside.etag), (r, m["log"][-3000:])
     assert s.get("/static.txt").body == STATIC
     assert "PROFILE0003" in m["log"] and path_named in m["log"], \
@@ -534,6 +539,31 @@ def test_graceful_onto_bad_file_beside_static_site(beside, files, kind):
     m = beside.graceful(install, size, restart_limit(valid))
     _report("graceful onto %s, %d bytes" % (kind, size), m, size)
     assert_refused_beside(beside, m, valid, size, beside.data)
+
+
+def test_graceful_onto_escaped_valid_file_beside_static_site(beside, files):
+    """A valid file of long escaped strings loads like the realistic one:
+    no longer a silence, within the bound."""
+    size = GRACEFUL_SIZE
+    path = files("escapes-valid", size)
+    beside.ensure_up()
+    valid = beside.graceful_valid()
+    _report("graceful onto a valid %d-byte file" % size, valid, size)
+
+    def install():
+        with open(path, "rb") as f, open(beside.data + ".tmp", "wb") as g:
+            g.write(f.read())
+        os.chmod(beside.data + ".tmp", 0o644)
+        os.replace(beside.data + ".tmp", beside.data)
+    m = beside.graceful(install, size, restart_limit(valid))
+    _report("graceful onto escapes-valid, %d bytes" % size, m, size)
+    r = beside.server.get("/api/v1/profile", timeout=30)
+    assert r.status == 200 and "\u00e9\n" in r.json()["summary"], r
+    beside.loaded, beside.etag = None, None
+    assert m["silence"] <= SILENCE_FACTOR * valid["silence"] + SILENCE_SLACK, (
+        m["silence"], valid["silence"])
+    if not SANITIZED and m["hwm_reset"]:
+        assert m["hwm"] - m["rss_before"] <= bound(size), m
 
 
 # ------------------------------------------------------ non-regular files
