@@ -183,10 +183,25 @@ def _escaped_string(nbytes):
     return ('"' + _ESCAPES * n + '"').encode("ascii")
 
 
-def _escapes(size, tail):
-    """The sample, on one line, its English and Spanish summaries each a
-    string of escapes filling half of what is left of `size`."""
+def _small_sample():
+    """The sample with one record per collection and one item per list
+    (about 5 KB): still valid."""
     data = _sample()
+    for key, value in data.items():
+        if isinstance(value, list) and key != "languages":
+            data[key] = value[:1]
+            for rec in data[key]:
+                for k, v in rec.items():
+                    if isinstance(v, list):
+                        rec[k] = v[:1]
+    return data
+
+
+def _escapes(size, tail):
+    """The sample (cut to _small_sample() below 64 KiB), on one line, its
+    English and Spanish summaries each a string of escapes filling half
+    of what is left of `size`."""
+    data = _sample() if size >= 64 * 1024 else _small_sample()
     marker_en, marker_es = "@@EN@@", "@@ES@@"
     data["profile"]["summary"] = {"en": marker_en, "es": marker_es}
     body = _dump(data)
