@@ -34,7 +34,8 @@ and the paths that are not regular files (NONREGULAR; SIZE is ignored):
   dir             a directory
   fifo-link       a symbolic link to a named pipe (OUT.fifo beside it)
 
-Used by tests/integration/test_hostile_files.py, bench/bench.py (the
+measured() runs a command in a fresh process and gives its own CPU time
+and peak RSS.  Used by tests/integration/test_hostile_files.py, bench/bench.py (the
 loader's cost per byte) and for the fuzz seeds of tests/fuzz/corpus/store
 (docs/fuzzing.md).  Python standard library only.
 """
@@ -42,7 +43,11 @@ import importlib.util
 import json
 import os
 import shutil
+import signal
+import subprocess
 import sys
+import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.path.dirname(os.path.dirname(HERE))
@@ -55,6 +60,8 @@ KINDS = ["valid", "problems-line", "problems-pretty", "tree",
 VALID_KINDS = ["valid", "escapes-valid"]
 BAD_KINDS = [k for k in KINDS if k not in VALID_KINDS]
 NONREGULAR = ["fifo", "zero-link", "dir", "fifo-link"]
+KB = 1024
+MB = 1024 * KB
 
 
 def parse_size(text):
@@ -285,6 +292,73 @@ def write(kind, size, path):
         shutil.rmtree(path)
     os.replace(tmp, path)
     return path
+
+
+# ------------------------------------------------- measuring a loader
+class Run:
+    """What measured() saw: exit status, CPU seconds, peak RSS in bytes,
+    wall seconds, the first 64 KiB of stdout and stderr, whether killed."""
+    def __init__(self, argv, rc, cpu, maxrss, wall, out, err, killed):
+        self.argv, self.rc, self.cpu, self.maxrss = argv, rc, cpu, maxrss
+        self.wall, self.out, self.err, self.killed = wall, out, err, killed
+
+    def __repr__(self):
+        return "<%s: exit %s, %.3f s CPU, %.3f s wall, peak %.1f MB%s>" % (
+            os.path.basename(self.argv[-1]), self.rc, self.cpu, self.wall,
+            self.maxrss / MB, ", KILLED" if self.killed else "")
+
+
+# Runs a command and writes its CPU time and peak RSS (KiB) to the file
+# descriptor named by its first argument.  A child's ru_maxrss
+# starts at the RSS of the process that forked it (Linux keeps the
+# high-water mark of the memory image exec replaces), so the command must
+# be forked by a small process, not by pytest: this one (about 10 MB, the
+# same for every run, the sample's included).
+_SPAWN = r"""
+import json, os, sys
+fd = int(sys.argv[1])
+pid = os.fork()
+if pid == 0:
+    os.close(fd)
+    try:
+        os.execv(sys.argv[2], sys.argv[2:])
+    finally:
+        os._exit(127)
+_, status, ru = os.wait4(pid, 0)
+os.write(fd, json.dumps([ru.ru_utime + ru.ru_stime, ru.ru_maxrss]).encode())
+sys.exit(min(os.waitstatus_to_exitcode(status) % 256, 255))
+"""
+
+
+def measured(argv, limit, env=None):
+    """Runs argv in a fresh process, killed after `limit` seconds, and
+    measures its own CPU time (user + system) and peak RSS (os.wait4 in
+    _SPAWN: not RUSAGE_CHILDREN, whose ru_maxrss is the largest of all
+    the children pytest ever waited for)."""
+    rfd, wfd = os.pipe()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        t0 = time.monotonic()
+        p = subprocess.Popen([sys.executable, "-c", _SPAWN, str(wfd)]
+                             + list(argv), stdin=subprocess.DEVNULL,
+                             stdout=out, stderr=err, env=env,
+                             pass_fds=(wfd,), start_new_session=True)
+        os.close(wfd)
+        killed = False
+        try:
+            p.wait(limit)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+            killed = True
+        wall = time.monotonic() - t0
+        with os.fdopen(rfd, "rb") as f:
+            usage = f.read()
+        out.seek(0)
+        err.seek(0)
+        o = out.read(64 * KB).decode("utf-8", "replace")
+        e = err.read(64 * KB).decode("utf-8", "replace")
+    cpu, maxrss = json.loads(usage) if usage else (float(limit), 0)
+    return Run(argv, p.returncode, cpu, maxrss * KB, wall, o, e, killed)
 
 
 def main(argv):

@@ -36,13 +36,10 @@ link to a FIFO at the data path: `apache2 -t` and `profilectl check`
 return within NONREGULAR_TIMEOUT seconds with the refusal, and a graceful
 leaves the static file answering and the API on its last good data.
 """
-import json
 import os
 import re
 import signal
 import subprocess
-import sys
-import tempfile
 import threading
 import time
 
@@ -103,69 +100,13 @@ def files(workdir):
 
 
 # ------------------------------------------------------ measured runs
-class Run:
-    def __init__(self, argv, rc, cpu, maxrss, wall, out, err, killed):
-        self.argv, self.rc, self.cpu, self.maxrss = argv, rc, cpu, maxrss
-        self.wall, self.out, self.err, self.killed = wall, out, err, killed
-
-    def __repr__(self):
-        return "<%s: exit %s, %.3f s CPU, %.3f s wall, peak %.1f MB%s>" % (
-            os.path.basename(self.argv[-1]), self.rc, self.cpu, self.wall,
-            self.maxrss / MB, ", KILLED" if self.killed else "")
-
-
-# Runs a command and writes its rusage to fd 3.  A child's ru_maxrss
-# starts at the RSS of the process that forked it (Linux keeps the
-# high-water mark of the memory image exec replaces), so the command must
-# be forked by a small process, not by pytest: this one (about 10 MB, the
-# same for every run, the sample's included).
-_SPAWN = r"""
-import json, os, sys
-fd = int(sys.argv[1])
-pid = os.fork()
-if pid == 0:
-    os.close(fd)
-    try:
-        os.execv(sys.argv[2], sys.argv[2:])
-    finally:
-        os._exit(127)
-_, status, ru = os.wait4(pid, 0)
-os.write(fd, json.dumps([ru.ru_utime + ru.ru_stime, ru.ru_maxrss]).encode())
-sys.exit(min(os.waitstatus_to_exitcode(status) % 256, 255))
-"""
-
-
 def measured(argv, limit, env=None):
-    """Runs argv in a fresh process, killed after `limit` seconds, and
-    measures its own CPU time (user + system) and peak RSS (os.wait4 in
-    _SPAWN: not RUSAGE_CHILDREN, whose ru_maxrss is the largest of all
-    the children pytest ever waited for)."""
-    rfd, wfd = os.pipe()
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        t0 = time.monotonic()
-        p = subprocess.Popen([sys.executable, "-c", _SPAWN, str(wfd)]
-                             + list(argv), stdin=subprocess.DEVNULL,
-                             stdout=out, stderr=err, env=env,
-                             pass_fds=(wfd,), start_new_session=True)
-        os.close(wfd)
-        killed = False
-        try:
-            p.wait(limit)
-        except subprocess.TimeoutExpired:
-            os.killpg(p.pid, signal.SIGKILL)
-            p.wait()
-            killed = True
-        wall = time.monotonic() - t0
-        with os.fdopen(rfd, "rb") as f:
-            usage = f.read()
-        out.seek(0)
-        err.seek(0)
-        o = out.read(64 * KB).decode("utf-8", "replace")
-        e = err.read(64 * KB).decode("utf-8", "replace")
-    h.note_sanitizer_output(o)
-    h.note_sanitizer_output(e)
-    cpu, maxrss = json.loads(usage) if usage else (float(limit), 0)
-    return Run(argv, p.returncode, cpu, maxrss * KB, wall, o, e, killed)
+    """hostile_files.measured(), its output searched for sanitizer
+    reports."""
+    r = hf.measured(argv, limit, env)
+    h.note_sanitizer_output(r.out)
+    h.note_sanitizer_output(r.err)
+    return r
 
 
 def time_limit(size):
