@@ -69,20 +69,17 @@ int profile_file_unchanged(const profile_store_t *st, const char *st_build,
     apr_finfo_t fi;
     apr_status_t rv;
     apr_size_t n;
+    const char *why;
     char *buf;
     int same = 0;
 
     if (build[0] == '\0' || strcmp(build, st_build) != 0
         || st->compressed != opts->compress
         || (opts->max_size > 0 && (apr_off_t)st->size > opts->max_size)
-        || apr_file_open(&f, path, APR_FOPEN_READ | APR_FOPEN_BINARY,
-                         APR_OS_DEFAULT, ptemp) != APR_SUCCESS) {
-        return 0;
+        || profile_data_open(&f, &fi, &why, path, ptemp) != APR_SUCCESS) {
+        return 0;                   /* (the load says why) */
     }
-    if (apr_file_info_get(&fi, APR_FINFO_TYPE | APR_FINFO_SIZE
-                          | APR_FINFO_MTIME, f)
-        == APR_SUCCESS && fi.filetype == APR_REG
-        && fi.size == (apr_off_t)st->size) {
+    if (fi.size == (apr_off_t)st->size) {
         buf = apr_palloc(ptemp, COMPARE_CHUNK);
         apr_md5_init(&ctx);
         do {

@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include <apr_lib.h>
 #include <apr_strings.h>
 #include <jansson.h>
 
@@ -135,4 +136,134 @@ const char *profile_estimate_problem(const profile_estimate_t *est,
                         (double)(est->bytes - est->bound) / mb,
                         (double)est->bound / mb, PROFILE_MEMORY_FACTOR,
                         size);
+}
+
+/* What jansson 2.14 takes per value of a parsed tree, malloc's overhead
+ * and the amortised growth of its arrays and hash tables included:
+ * measured with mallinfo2() over arrays of 100,000 of each
+ * (docs/performance.md), rounded up.  An object with its hash table;
+ * an array; an object's member (hash entry and bucket) besides its key's
+ * bytes; a string besides its bytes; a number; an array's slot.  true,
+ * false and null are shared and cost only their slot. */
+#define PARSE_PER_OBJECT 232
+#define PARSE_PER_ARRAY 136
+#define PARSE_PER_MEMBER 104
+#define PARSE_PER_STRING 80
+#define PARSE_PER_NUMBER 40
+#define PARSE_PER_SLOT 16
+#define PARSE_FIXED (256 * 1024)
+
+void profile_estimate_parse(profile_parse_estimate_t *out, const char *buf,
+                            apr_size_t len)
+{
+    apr_uint64_t objects = 0, arrays = 0, members = 0, strings = 0;
+    apr_uint64_t numbers = 0, slots = 0, text = 0, pending = 0;
+    const char *s = buf, *end = buf + len;
+    int after_string = 0;   /* the last token was a string not yet known
+                             * to be a key or a value */
+    int depth = 0;
+
+    while (s < end) {
+        char c = *s++;
+
+        switch (c) {
+        case '"': {
+            const char *q = s;
+
+            if (after_string) {
+                strings++;
+                text += pending;
+            }
+            /* To the closing quote, escapes skipped; an unterminated
+             * string runs to the end (jansson refuses it). */
+            while (q < end && *q != '"') {
+                q += (*q == '\\' && q + 1 < end) ? 2 : 1;
+            }
+            pending = (apr_uint64_t)(q - s);
+            after_string = 1;
+            s = q < end ? q + 1 : end;
+            continue;
+        }
+        case ':':
+            members++;
+            if (after_string) {
+                text += pending;    /* a key: its bytes, in the member */
+                after_string = 0;
+            }
+            continue;
+        case ' ': case '\t': case '\r': case '\n':
+            continue;
+        default:
+            break;
+        }
+        if (after_string) {
+            strings++;
+            text += pending;
+            after_string = 0;
+        }
+        switch (c) {
+        case '{':
+        case '[':
+            /* jansson parses no deeper, and stops there: what it has
+             * built is what comes before. */
+            if (++depth > JSON_PARSER_MAX_DEPTH) {
+                s = end;
+                break;
+            }
+            if (c == '{') {
+                objects++;
+            }
+            else {
+                arrays++;
+                slots++;
+            }
+            break;
+        case '}':
+        case ']':
+            depth -= depth > 0;
+            break;
+        case ',':
+            slots++;
+            break;
+        case '-': case '0': case '1': case '2': case '3': case '4':
+        case '5': case '6': case '7': case '8': case '9':
+            numbers++;
+            while (s < end && (apr_isdigit(*s) || *s == '.' || *s == 'e'
+                               || *s == 'E' || *s == '+' || *s == '-')) {
+                s++;
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    if (after_string) {
+        strings++;
+        text += pending;
+    }
+    out->values = objects + arrays + strings + numbers;
+    out->bytes = PARSE_FIXED + (apr_uint64_t)len + text
+                 + objects * PARSE_PER_OBJECT + arrays * PARSE_PER_ARRAY
+                 + members * PARSE_PER_MEMBER + strings * PARSE_PER_STRING
+                 + numbers * PARSE_PER_NUMBER + slots * PARSE_PER_SLOT;
+    out->bound = (apr_uint64_t)len * PROFILE_MEMORY_FACTOR
+                 + PROFILE_MEMORY_SLACK;
+}
+
+const char *profile_estimate_parse_problem(
+    const profile_parse_estimate_t *est, apr_size_t len, apr_pool_t *p)
+{
+    const double mb = 1024.0 * 1024.0;
+
+    if (est->bytes <= est->bound) {
+        return NULL;
+    }
+    return apr_psprintf(p, "reading the data file would take about %.1f MB "
+                        "of memory (%" APR_UINT64_T_FMT " JSON values), "
+                        "%.1f MB more than its memory limit of %.1f MB (%d "
+                        "times its %" APR_SIZE_T_FMT " bytes plus 8 MB); "
+                        "fewer, larger values make it fit",
+                        (double)est->bytes / mb, est->values,
+                        (double)(est->bytes - est->bound) / mb,
+                        (double)est->bound / mb, PROFILE_MEMORY_FACTOR, len);
 }

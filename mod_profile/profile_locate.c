@@ -34,35 +34,47 @@ typedef struct {
     const char *s, *end;
     int line;
     const char *line_start;
-    apr_hash_t *wanted;             /* path -> where_t (0: not met yet) */
+    const char *col_at;             /* column() counted up to here, */
+    int col;                        /* where the column was col */
+    apr_hash_t *wanted;             /* path -> where_t (0: not met yet),
+                                     * the problems' and those above */
+    apr_pool_t *tmp;                /* a member's key while it is read */
     char path[LOCATE_MAX_PATH];
     apr_size_t plen;
     apr_pool_t *p;
 } scan_t;
+
+/* A new line begins at `at`. */
+static void new_line(scan_t *sc, const char *at)
+{
+    sc->line++;
+    sc->line_start = sc->col_at = at;
+    sc->col = 1;
+}
 
 static void skip_ws(scan_t *sc)
 {
     while (sc->s < sc->end && (*sc->s == ' ' || *sc->s == '\t'
                                || *sc->s == '\n' || *sc->s == '\r')) {
         if (*sc->s == '\n') {
-            sc->line++;
-            sc->line_start = sc->s + 1;
+            new_line(sc, sc->s + 1);
         }
         sc->s++;
     }
 }
 
 /* The column of the current position as jansson counts it: in code
- * points from 1. */
-static int column(const scan_t *sc)
+ * points from 1.  Counted on from where it was last asked on this line,
+ * so that a file on one line costs one pass, not one per problem. */
+static int column(scan_t *sc)
 {
     const char *c;
-    int col = 1;
 
-    for (c = sc->line_start; c < sc->s; c++) {
-        col += (*c & 0xC0) != 0x80;
+    for (c = sc->col_at; c < sc->s; c++) {
+        sc->col += (*c & 0xC0) != 0x80;
     }
-    return col;
+    sc->col_at = sc->s;
+    return sc->col;
 }
 
 static void put_utf8(char *out, apr_size_t *n, unsigned long cp)
@@ -164,6 +176,7 @@ static void object(scan_t *sc, int depth, int named)
 
     sc->s++;
     for (;;) {
+        int member;
         char *key;
         apr_size_t klen = 0;
         const char *start, *printable;
@@ -174,16 +187,22 @@ static void object(scan_t *sc, int depth, int named)
         }
         start = sc->s;
         read_string(sc, NULL, NULL);
-        key = apr_palloc(sc->p, (apr_size_t)(sc->s - start) + 1);
-        sc->s = start;
-        read_string(sc, key, &klen);
-        printable = profile_text_printable(key, klen, 64, sc->p);
+        member = 0;
+        if (named) {
+            /* Its path, only below a path that leads to a problem. */
+            key = apr_palloc(sc->tmp, (apr_size_t)(sc->s - start) + 1);
+            sc->s = start;
+            read_string(sc, key, &klen);
+            printable = profile_text_printable(key, klen, 64, sc->tmp);
+            member = push(sc, ".", 1)
+                     && push(sc, printable, strlen(printable));
+            apr_pool_clear(sc->tmp);
+        }
         skip_ws(sc);
         if (sc->s < sc->end && *sc->s == ':') {
             sc->s++;
         }
-        value(sc, depth + 1, named && push(sc, ".", 1)
-                             && push(sc, printable, strlen(printable)));
+        value(sc, depth + 1, member);
         sc->plen = at;
         sc->path[at] = '\0';
         skip_ws(sc);
@@ -208,7 +227,10 @@ static void array(scan_t *sc, int depth, int named)
         if (sc->s >= sc->end || *sc->s == ']') {
             break;
         }
-        apr_snprintf(index, sizeof(index), "[%" APR_SIZE_T_FMT "]", i++);
+        if (named) {
+            apr_snprintf(index, sizeof(index), "[%" APR_SIZE_T_FMT "]", i);
+        }
+        i++;
         value(sc, depth + 1, named && push(sc, index, strlen(index)));
         sc->plen = at;
         sc->path[at] = '\0';
@@ -237,7 +259,10 @@ static void value(scan_t *sc, int depth, int named)
     if (named) {
         where_t *w = apr_hash_get(sc->wanted, sc->path, sc->plen);
 
-        if (w != NULL && w->line == 0) {
+        if (w == NULL) {
+            named = 0;      /* no problem's path goes through this value */
+        }
+        else if (w->line == 0) {
             w->line = sc->line;
             w->column = column(sc);
         }
@@ -275,8 +300,7 @@ static void value(scan_t *sc, int depth, int named)
                 continue;
             }
             if (*sc->s == '\n') {
-                sc->line++;
-                sc->line_start = sc->s + 1;
+                new_line(sc, sc->s + 1);
             }
             open += (*sc->s == '{' || *sc->s == '[')
                     - (*sc->s == '}' || *sc->s == ']');
@@ -298,10 +322,11 @@ static apr_size_t up(const char *path, apr_size_t n)
     return 0;
 }
 
-void profile_data_problems_locate(apr_array_header_t *problems,
+void profile_data_problems_locate(profile_problems_t *kept,
                                   const char *buf, apr_size_t len,
                                   apr_pool_t *p)
 {
+    apr_array_header_t *problems = kept->list;
     scan_t *sc;
     int i, any = 0;
 
@@ -314,9 +339,13 @@ void profile_data_problems_locate(apr_array_header_t *problems,
     }
     sc = apr_pcalloc(p, sizeof(*sc));
     sc->p = p;
-    sc->s = sc->line_start = buf;
+    sc->s = sc->line_start = sc->col_at = buf;
+    sc->col = 1;
     sc->end = buf + len;
     sc->line = 1;
+    if (apr_pool_create(&sc->tmp, p) != APR_SUCCESS) {
+        return;
+    }
     sc->wanted = apr_hash_make(p);
     /* Each path and the paths above it: a missing member is located at
      * the object that lacks it. */

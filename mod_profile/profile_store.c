@@ -184,33 +184,41 @@ static const profile_load_opts_t default_opts = {
 
 /* A refusal: *errmsg says the problems; the caller's list gets them. */
 static apr_status_t refused(const char **errmsg,
-                            const apr_array_header_t *problems,
+                            const profile_problems_t *problems,
                             const profile_load_opts_t *o, const char *name,
                             apr_pool_t *p)
 {
     *errmsg = profile_data_problems_message(problems, PROFILE_PROBLEMS_SHOWN,
                                             name, p);
     if (o->problems != NULL) {
-        apr_array_cat(o->problems, problems);
+        profile_problems_cat(o->problems, problems);
     }
     return APR_EINVAL;
 }
 
-/* A file that cannot be used at all: its one problem. */
-static apr_status_t unusable(const char **errmsg,
-                             const profile_load_opts_t *o, const char *name,
-                             apr_status_t rv, const char *text,
-                             apr_pool_t *p)
+/* A refusal for one problem with neither line nor path: what makes the
+ * whole file unusable, or too big. */
+static apr_status_t refused_whole(const char **errmsg,
+                                  const profile_load_opts_t *o,
+                                  const char *name, apr_status_t rv,
+                                  const char *text, apr_pool_t *p)
 {
-    apr_array_header_t *problems =
-        apr_array_make(p, 1, sizeof(profile_data_problem_t));
-    profile_data_problem_t *pr = apr_array_push(problems);
+    profile_problems_t *problems = profile_problems_make(p, 1);
+    profile_data_problem_t *pr = profile_problems_add(problems);
 
     pr->line = pr->column = 0;
     pr->path = NULL;
     pr->text = text;
     refused(errmsg, problems, o, name, p);
     return rv;
+}
+
+/* How many problems a refusal keeps: what the caller keeps, and at
+ * least the ones its message shows. */
+static int problems_kept(const profile_load_opts_t *o)
+{
+    return o->problems != NULL && o->problems->keep > PROFILE_PROBLEMS_SHOWN
+           ? o->problems->keep : PROFILE_PROBLEMS_SHOWN;
 }
 
 apr_status_t profile_store_parse(profile_store_t **out, const char **errmsg,
@@ -230,25 +238,33 @@ apr_status_t profile_store_parse_opts(profile_store_t **out,
                                       apr_pool_t *p)
 {
     json_error_t jerr;
-    json_t *root;
+    json_t *root = NULL;
     profile_store_t *st;
     apr_status_t rv = APR_SUCCESS;
-    apr_array_header_t *problems;
+    profile_problems_t *problems;
     apr_size_t njobs;
     profile_finish_t *w;
     const char **langs;
     const char *too_big;
     profile_estimate_t est;
+    profile_parse_estimate_t pest;
     int k, nlangs;
 
     if (o == NULL) {
         o = &default_opts;
     }
     *out = NULL;
-    problems = apr_array_make(p, 4, sizeof(profile_data_problem_t));
+    /* Before the parse, one pass over the text: a file whose tree would
+     * not fit its bound is refused before it is built (CONTRACT §9:
+     * refusing is bounded as loading is). */
+    profile_estimate_parse(&pest, buf, len);
+    if ((too_big = profile_estimate_parse_problem(&pest, len, p)) != NULL) {
+        return refused_whole(errmsg, o, name, APR_EINVAL, too_big, p);
+    }
+    problems = profile_problems_make(p, problems_kept(o));
     root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
     if (root == NULL) {
-        profile_data_problem_t *pr = apr_array_push(problems);
+        profile_data_problem_t *pr = profile_problems_add(problems);
 
         pr->line = jerr.line;
         pr->column = jerr.column;
@@ -257,6 +273,9 @@ apr_status_t profile_store_parse_opts(profile_store_t **out,
         return refused(errmsg, problems, o, name, p);
     }
     if (profile_validate(root, &langs, &nlangs, problems, p) != 0) {
+        /* The tree first: locating reads the text alone. */
+        json_decref(root);
+        root = NULL;
         profile_data_problems_locate(problems, buf, len, p);
         rv = refused(errmsg, problems, o, name, p);
         goto leave;
@@ -265,12 +284,7 @@ apr_status_t profile_store_parse_opts(profile_store_t **out,
      * (configtest) as loading: the estimate counts coded forms always. */
     profile_estimate(&est, root, langs, nlangs, len);
     if ((too_big = profile_estimate_problem(&est, len, p)) != NULL) {
-        profile_data_problem_t *pr = apr_array_push(problems);
-
-        pr->line = pr->column = 0;
-        pr->path = NULL;
-        pr->text = too_big;
-        rv = refused(errmsg, problems, o, name, p);
+        rv = refused_whole(errmsg, o, name, APR_EINVAL, too_big, p);
         goto leave;
     }
     if (!o->render) {
@@ -320,14 +334,20 @@ apr_status_t profile_store_estimate(profile_estimate_t *out,
                                     const char *buf, apr_size_t len,
                                     apr_pool_t *p)
 {
-    apr_array_header_t *problems =
-        apr_array_make(p, 4, sizeof(profile_data_problem_t));
+    profile_problems_t *problems =
+        profile_problems_make(p, PROFILE_PROBLEMS_SHOWN);
+    profile_parse_estimate_t pest;
     json_error_t jerr;
-    json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *root = NULL;
     const char **langs;
     int nlangs;
 
     memset(out, 0, sizeof(*out));
+    profile_estimate_parse(&pest, buf, len);
+    if ((*errmsg = profile_estimate_parse_problem(&pest, len, p)) != NULL) {
+        return APR_EINVAL;
+    }
+    root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
     if (root == NULL
         || profile_validate(root, &langs, &nlangs, problems, p) != 0) {
         *errmsg = root == NULL ? apr_pstrcat(p, "invalid JSON: ", jerr.text,
@@ -361,6 +381,68 @@ apr_status_t profile_pool_create_own(apr_pool_t **out, apr_pool_t *parent)
     return APR_SUCCESS;
 }
 
+apr_status_t profile_data_open(apr_file_t **f, apr_finfo_t *fi,
+                               const char **why, const char *path,
+                               apr_pool_t *p)
+{
+    const apr_int32_t wanted = APR_FINFO_TYPE | APR_FINFO_SIZE
+                               | APR_FINFO_MTIME | APR_FINFO_DEV
+                               | APR_FINFO_INODE;
+    apr_finfo_t opened;
+    apr_status_t rv;
+    char ebuf[256];
+
+    *f = NULL;
+    *why = NULL;
+    /* The type first, through any link: opening a FIFO blocks until a
+     * writer comes, and a device reads forever. */
+    rv = apr_stat(fi, path, wanted, p);
+    if (rv != APR_SUCCESS && rv != APR_INCOMPLETE) {
+        *why = apr_pstrcat(p, "cannot read the data file: ",
+                           apr_strerror(rv, ebuf, sizeof(ebuf)), NULL);
+        return rv;
+    }
+    if (fi->filetype != APR_REG) {
+        *why = apr_pstrcat(p, "the data file is not a regular file (",
+                           fi->filetype == APR_DIR ? "a directory"
+                           : fi->filetype == APR_PIPE ? "a FIFO"
+                           : fi->filetype == APR_CHR
+                             || fi->filetype == APR_BLK ? "a device"
+                           : fi->filetype == APR_SOCK ? "a socket"
+                           : "not a file", "): only a regular file is read",
+                           NULL);
+        return APR_EINVAL;
+    }
+    /* Without blocking, should the path have become a FIFO since; and it
+     * must still be the file just looked at. */
+    rv = apr_file_open(f, path, APR_FOPEN_READ | APR_FOPEN_BINARY
+                       | APR_FOPEN_NONBLOCK, APR_OS_DEFAULT, p);
+    if (rv == APR_SUCCESS) {
+        rv = apr_file_info_get(&opened, wanted, *f);
+        if (rv == APR_INCOMPLETE) {
+            rv = APR_SUCCESS;
+        }
+    }
+    if (rv != APR_SUCCESS) {
+        *why = apr_pstrcat(p, "cannot read the data file: ",
+                           apr_strerror(rv, ebuf, sizeof(ebuf)), NULL);
+    }
+    else if (opened.filetype != APR_REG || opened.device != fi->device
+             || opened.inode != fi->inode) {
+        *why = "the data file was replaced while it was opened";
+        rv = APR_EINVAL;
+    }
+    else {
+        *fi = opened;
+        return APR_SUCCESS;
+    }
+    if (*f != NULL) {
+        apr_file_close(*f);
+        *f = NULL;
+    }
+    return rv;
+}
+
 apr_status_t profile_store_load(profile_store_t **out, const char **errmsg,
                                 const char *path,
                                 const profile_load_opts_t *o,
@@ -372,6 +454,7 @@ apr_status_t profile_store_load(profile_store_t **out, const char **errmsg,
     apr_pool_t *tmp;
     char *buf = NULL;
     apr_size_t got = 0;
+    const char *why;
     char ebuf[256];
 
     if (o == NULL) {
@@ -383,36 +466,28 @@ apr_status_t profile_store_load(profile_store_t **out, const char **errmsg,
      * system) when it is destroyed rather than staying on the free list
      * of p's allocator for as long as p lives. */
     if (profile_pool_create_own(&tmp, p) != APR_SUCCESS) {
-        return unusable(errmsg, o, path, APR_ENOMEM, "out of memory", p);
+        return refused_whole(errmsg, o, path, APR_ENOMEM, "out of memory",
+                             p);
     }
-    rv = apr_file_open(&f, path, APR_FOPEN_READ | APR_FOPEN_BINARY,
-                       APR_OS_DEFAULT, tmp);
-    if (rv == APR_SUCCESS) {
-        rv = apr_file_info_get(&fi, APR_FINFO_TYPE | APR_FINFO_SIZE
-                                    | APR_FINFO_MTIME, f);
-    }
+    rv = profile_data_open(&f, &fi, &why, path, tmp);
     if (rv != APR_SUCCESS) {
-        unusable(errmsg, o, path, rv, apr_pstrcat(p, "cannot read the data "
-                 "file: ", apr_strerror(rv, ebuf, sizeof(ebuf)), NULL), p);
-        goto leave;
-    }
-    if (fi.filetype != APR_REG) {
-        rv = unusable(errmsg, o, path, APR_EINVAL, "the data file is not a "
-                      "regular file", p);
+        refused_whole(errmsg, o, path, rv, apr_pstrdup(p, why), p);
         goto leave;
     }
     if (o->max_size > 0 && fi.size > o->max_size) {
-        rv = unusable(errmsg, o, path, APR_EINVAL, apr_psprintf(p,
-                      "the data file has %" APR_OFF_T_FMT " bytes, more than "
-                      "the limit of %" APR_OFF_T_FMT " (ProfileMaxDataSize)",
-                      fi.size, o->max_size), p);
+        rv = refused_whole(errmsg, o, path, APR_EINVAL, apr_psprintf(p,
+                           "the data file has %" APR_OFF_T_FMT " bytes, more "
+                           "than the limit of %" APR_OFF_T_FMT
+                           " (ProfileMaxDataSize)", fi.size, o->max_size),
+                           p);
         goto leave;
     }
     buf = apr_palloc(tmp, (apr_size_t)fi.size + 1);
     rv = apr_file_read_full(f, buf, (apr_size_t)fi.size, &got);
     if (rv != APR_SUCCESS && rv != APR_EOF) {
-        unusable(errmsg, o, path, rv, apr_pstrcat(p, "cannot read the data "
-                 "file: ", apr_strerror(rv, ebuf, sizeof(ebuf)), NULL), p);
+        refused_whole(errmsg, o, path, rv, apr_pstrcat(p, "cannot read the "
+                      "data file: ", apr_strerror(rv, ebuf, sizeof(ebuf)),
+                      NULL), p);
         goto leave;
     }
     rv = profile_store_parse_opts(out, errmsg, buf, got, path, fi.mtime, o,

@@ -14,8 +14,10 @@
 #include <apr_tables.h>
 #include <apr_time.h>
 #include <apr_md5.h>
+#include <apr_file_io.h>
 
 #include "profile_enc.h"
+#include "profile_validate.h"
 
 /* Bytes of one content coding of a representation and their ETag. */
 typedef struct {
@@ -41,10 +43,10 @@ typedef struct {
     int render;                 /* 0: validate only (configtest) */
     int compress;               /* also render gzip and br forms */
     apr_off_t max_size;         /* refuse larger files; 0: no limit */
-    apr_array_header_t *problems; /* non-NULL: every problem of a refused
-                                   * file is appended to it, in file
-                                   * order (profile_data_problem_t,
-                                   * profile_validate.h) */
+    profile_problems_t *problems; /* non-NULL: the problems of a refused
+                                   * file are added to it, in file order,
+                                   * kept as far as it keeps
+                                   * (profile_validate.h) */
 } profile_load_opts_t;
 
 /* One element of a collection. */
@@ -70,7 +72,24 @@ typedef enum {
     PROFILE_COLL_COUNT
 } profile_coll_e;
 
+/* PROFILE_STORE_LAYOUT: the shape of profile_store_t and of everything
+ * it points to.  Add one to it in every change of that shape (a field
+ * added, removed, moved or retyped here, in profile_coll_t,
+ * profile_item_t, profile_body_t or profile_bytes_t, or a change of what
+ * a pointer points to): a store is kept across a restart only by the
+ * build that made it (mod_profile_holder.c), and this number is one of
+ * the things that tells.  The test build below has a layout of its own
+ * (tests/integration/test_upgrade.py). */
+#if defined(PROFILE_TEST_LAYOUT_VARIANT)
+#define PROFILE_STORE_LAYOUT 1001
+#else
+#define PROFILE_STORE_LAYOUT 1
+#endif
+
 typedef struct {
+#if defined(PROFILE_TEST_LAYOUT_VARIANT)
+    char variant_pad[72];       /* tests only: another layout */
+#endif
     const char *path;           /* the data file */
     int compressed;             /* coded[] forms were rendered */
     apr_time_t mtime;           /* its modification time */
@@ -109,6 +128,16 @@ apr_status_t profile_store_estimate(profile_estimate_t *out,
 /* The refusal's text when est->bytes > est->bound, else NULL. */
 const char *profile_estimate_problem(const profile_estimate_t *est,
                                      apr_size_t size, apr_pool_t *p);
+
+/* Opens the data file at `path` for reading, only if it is a regular
+ * file (CONTRACT §9): its type is looked at first, through any link, it
+ * is opened without blocking and must be the file looked at.  Sets *fi
+ * (type, size, mtime, device, inode).  On failure, *why says it in one
+ * line and *f is NULL.  Reading a FIFO, a device or a directory never
+ * blocks, as it would with a plain open. */
+apr_status_t profile_data_open(apr_file_t **f, apr_finfo_t *fi,
+                               const char **why, const char *path,
+                               apr_pool_t *p);
 
 /* Reads, validates and (as opts say; NULL: render, no compression, no
  * size limit) renders the data file at `path` (absolute) into pool p.

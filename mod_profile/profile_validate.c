@@ -4,9 +4,9 @@
  * languages it declares, every value against the schema tables of
  * profile_schema.c (kinds, required and unknown keys, translations,
  * lists given per language, id and kind patterns, no nulls), and unique
- * ids per collection.  Every problem is collected, with its JSON path,
- * in the order of the file (jansson keeps members in file order, and the
- * walk follows it); a value of the wrong type is one problem and is not
+ * ids per collection.  Every problem is counted, and the first ones are
+ * kept with their JSON paths, in the order of the file (jansson keeps
+ * members in file order, and the walk follows it); a value of the wrong type is one problem and is not
  * descended into.  A rule is changed here; which fields exist is changed
  * in profile_schema.c.
  *
@@ -23,6 +23,7 @@
 #include "profile_lang.h"
 #include "profile_schema.h"
 #include "profile_text.h"
+#include "profile_url.h"
 #include "profile_validate.h"
 
 /* A JSON path, built on the stack as validation descends. */
@@ -38,8 +39,8 @@ typedef struct {
     const char **langs;
     int langs_ok;               /* 0: the declaration is bad, so which
                                  * translations a text needs is unknown */
-    apr_array_header_t *problems;       /* profile_data_problem_t */
-    apr_array_header_t *lang_problems;  /* the declaration's, listed where
+    profile_problems_t *problems;
+    profile_problems_t *lang_problems;  /* the declaration's, listed where
                                          * "languages" stands in the file */
     apr_hash_t *ids;            /* ids seen in the collection being
                                  * walked (id -> its index), or NULL */
@@ -62,12 +63,16 @@ static const char *path_str(const path_t *at, apr_pool_t *p)
                                                           64, p), NULL);
 }
 
-/* Records a problem of the value at `at`; returns -1. */
+/* Records a problem of the value at `at` (its text and path are made
+ * only when it is kept); returns -1. */
 static int fail(vctx_t *c, const path_t *at, const char *fmt, ...)
 {
-    profile_data_problem_t *pr = apr_array_push(c->problems);
+    profile_data_problem_t *pr = profile_problems_add(c->problems);
     va_list ap;
 
+    if (pr == NULL) {
+        return -1;
+    }
     va_start(ap, fmt);
     pr->text = apr_pvsprintf(c->p, fmt, ap);
     va_end(ap);
@@ -262,6 +267,24 @@ static int check_unique_id(vctx_t *c, const char *id, const path_t *at)
     return 0;
 }
 
+/* A link (CONTRACT §9, profile_url.h): empty, or an absolute https,
+ * http, mailto or tel URL.  The message quotes at most 64 code points
+ * of the value, and reads no more of it than that needs. */
+static int check_url(vctx_t *c, json_t *v, const path_t *at)
+{
+    const char *s = json_string_value(v);
+    apr_size_t len = json_string_length(v);
+    profile_url_e why = profile_url_check(s, len);
+
+    if (why == PROFILE_URL_OK) {
+        return 0;
+    }
+    return fail(c, at, "\"%s\" is not an " PROFILE_URL_SCHEMES " URL%s",
+                profile_text_printable(s, len < 4 * 65 ? len : 4 * 65, 64,
+                                       c->p),
+                profile_url_why(why));
+}
+
 static int check_value(vctx_t *c, const profile_field_t *f, json_t *v,
                        const path_t *at)
 {
@@ -292,7 +315,7 @@ static int check_value(vctx_t *c, const profile_field_t *f, json_t *v,
         return 0;
     case PROFILE_K_ID:
     case PROFILE_K_KIND:
-    case PROFILE_K_PLAIN:
+    case PROFILE_K_URL:
         if (!json_is_string(v)) {
             return fail(c, at, "expected a plain string (%s is the same in "
                         "every language), found %s", f->name, type_name(v));
@@ -310,6 +333,9 @@ static int check_value(vctx_t *c, const profile_field_t *f, json_t *v,
         }
         if (f->kind == PROFILE_K_ID) {
             return check_unique_id(c, json_string_value(v), at);
+        }
+        if (f->kind == PROFILE_K_URL) {
+            return check_url(c, v, at);
         }
         return 0;
     case PROFILE_K_OBJECT:
@@ -342,8 +368,8 @@ static int check_value(vctx_t *c, const profile_field_t *f, json_t *v,
     case PROFILE_K_LANGS:
         /* Checked first, by check_languages(); its problems are listed
          * here, where the declaration stands in the file. */
-        apr_array_cat(c->problems, c->lang_problems);
-        return c->lang_problems->nelts ? -1 : 0;
+        profile_problems_cat(c->problems, c->lang_problems);
+        return c->lang_problems->total ? -1 : 0;
     }
     return 0;
 }
@@ -429,24 +455,56 @@ static int check_languages(vctx_t *c, json_t *root)
     return 0;
 }
 
-int profile_validate(json_t *root, const char ***langs, int *nlangs,
-                     apr_array_header_t *problems, apr_pool_t *p)
+profile_problems_t *profile_problems_make(apr_pool_t *p, int keep)
+{
+    profile_problems_t *pr = apr_palloc(p, sizeof(*pr));
+
+    pr->keep = keep > 0 ? keep : 1;
+    pr->list = apr_array_make(p, pr->keep < 16 ? pr->keep : 16,
+                              sizeof(profile_data_problem_t));
+    pr->total = 0;
+    return pr;
+}
+
+profile_data_problem_t *profile_problems_add(profile_problems_t *to)
+{
+    to->total++;
+    if (to->list->nelts >= to->keep) {
+        return NULL;
+    }
+    return apr_array_push(to->list);
+}
+
+void profile_problems_cat(profile_problems_t *to,
+                          const profile_problems_t *from)
+{
+    int i;
+
+    for (i = 0; i < from->list->nelts && to->list->nelts < to->keep; i++) {
+        *(profile_data_problem_t *)apr_array_push(to->list) =
+            APR_ARRAY_IDX(from->list, i, profile_data_problem_t);
+    }
+    to->total += from->total;
+}
+
+apr_size_t profile_validate(json_t *root, const char ***langs, int *nlangs,
+                            profile_problems_t *problems, apr_pool_t *p)
 {
     vctx_t c = {.p = p, .problems = problems};
-    int before = problems->nelts;
+    apr_size_t before = problems->total;
 
     if (!json_is_object(root)) {
         fail(&c, NULL, "expected an object, found %s", type_name(root));
         return 1;
     }
     /* The languages first: a text value is judged by them. */
-    c.lang_problems = apr_array_make(p, 1, sizeof(profile_data_problem_t));
+    c.lang_problems = profile_problems_make(p, problems->keep);
     c.problems = c.lang_problems;
     c.langs_ok = check_languages(&c, root) == 0;
     c.problems = problems;
     check_object(&c, profile_schema_top, root, NULL);
-    if (problems->nelts > before) {
-        return problems->nelts - before;
+    if (problems->total > before) {
+        return problems->total - before;
     }
     *langs = c.langs;
     *nlangs = c.nlangs;
@@ -470,20 +528,22 @@ const char *profile_data_problem_line(const profile_data_problem_t *pr,
     return apr_psprintf(p, "%s: %s", name, pr->text);
 }
 
-const char *profile_data_problems_message(const apr_array_header_t *problems,
+const char *profile_data_problems_message(const profile_problems_t *problems,
                                           int shown, const char *name,
                                           apr_pool_t *p)
 {
     apr_array_header_t *lines = apr_array_make(p, shown + 1, sizeof(char *));
     int i;
 
-    for (i = 0; i < problems->nelts && i < shown; i++) {
+    for (i = 0; i < problems->list->nelts && i < shown; i++) {
         APR_ARRAY_PUSH(lines, const char *) = profile_data_problem_line(
-            &APR_ARRAY_IDX(problems, i, profile_data_problem_t), name, p);
+            &APR_ARRAY_IDX(problems->list, i, profile_data_problem_t), name,
+            p);
     }
-    if (problems->nelts > shown) {
+    if (problems->total > (apr_size_t)i) {
         APR_ARRAY_PUSH(lines, const char *) =
-            apr_psprintf(p, "and %d more", problems->nelts - shown);
+            apr_psprintf(p, "and %" APR_SIZE_T_FMT " more",
+                         problems->total - (apr_size_t)i);
     }
     return apr_array_pstrcat(p, lines, '\n');
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_check.c -- `profilectl check [--json] FILE...`: every problem of
- * each data file, in file order, the way the module's loader finds them
+ * pc_check.c -- `profilectl check [--json] FILE...`: the problems of
+ * each data file (the first 100, then how many more), in file order, the way the module's loader finds them
  * (profile_store_load, validating only).  One line per problem, as a
  * compiler says it: "FILE:LINE:COL: invalid JSON: ..." (a syntax error,
  * then the only problem) or "FILE:LINE:COL: $.json.path: ..." (where the
@@ -17,10 +17,14 @@
 #include <stdlib.h>
 
 #include <apr_getopt.h>
+#include <apr_strings.h>
 #include <jansson.h>
 
 #include "profilectl.h"
 #include "profile_validate.h"
+
+/* How many problems of one file are listed before "and N more". */
+#define PC_CHECK_LISTED 100
 
 static json_t *problem_json(const char *file,
                             const profile_data_problem_t *pr)
@@ -65,17 +69,17 @@ int pc_cmd_check(int argc, char **argv)
         const char *err = NULL, *hint;
         int k;
 
-        opts.problems = apr_array_make(p, 8, sizeof(profile_data_problem_t));
+        opts.problems = profile_problems_make(p, PC_CHECK_LISTED);
         if (profile_store_load(&unused, &err, file, &opts, p)
             == APR_SUCCESS) {
             continue;
         }
         /* A file that cannot be read at all (the loader's only problem
          * without a line or a path) is unusable input: 2. */
-        if (opts.problems->nelts == 1
-            && APR_ARRAY_IDX(opts.problems, 0,
+        if (opts.problems->total == 1
+            && APR_ARRAY_IDX(opts.problems->list, 0,
                              profile_data_problem_t).line == 0
-            && APR_ARRAY_IDX(opts.problems, 0,
+            && APR_ARRAY_IDX(opts.problems->list, 0,
                              profile_data_problem_t).path == NULL) {
             status = PC_EXIT_USAGE;
         }
@@ -95,10 +99,25 @@ int pc_cmd_check(int argc, char **argv)
             }
             continue;
         }
-        for (k = 0; k < opts.problems->nelts; k++) {
+        for (k = 0; k <= opts.problems->list->nelts; k++) {
             const profile_data_problem_t *pr =
-                &APR_ARRAY_IDX(opts.problems, k, profile_data_problem_t);
+                &APR_ARRAY_IDX(opts.problems->list, k,
+                               profile_data_problem_t);
+            profile_data_problem_t more = {.line = 0, .column = 0,
+                                           .path = NULL, .text = NULL};
 
+            if (k == opts.problems->list->nelts) {
+                if (opts.problems->total <= (apr_size_t)k) {
+                    break;
+                }
+                /* Past the first ones, a count (CONTRACT §9: a refusal
+                 * keeps no more, so that it is bounded). */
+                more.text = apr_psprintf(p, "and %" APR_SIZE_T_FMT " more "
+                                         "problems (the first %d are "
+                                         "listed)", opts.problems->total
+                                         - (apr_size_t)k, k);
+                pr = &more;
+            }
             if (as_json) {
                 json_array_append_new(all, problem_json(file, pr));
             }

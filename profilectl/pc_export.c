@@ -234,9 +234,7 @@ static int export_run(jr_export_t *ex, const char *file, const char *out)
     data = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
     if (data == NULL
         || profile_validate(data, &langs, &nlangs,
-                            apr_array_make(p, 1,
-                                           sizeof(profile_data_problem_t)),
-                            p) != 0) {
+                            profile_problems_make(p, 1), p) != 0) {
         json_decref(data);
         pc_jr_fail(&ex->c, "%s: cannot read it again", file);
         return PC_EXIT_USAGE;

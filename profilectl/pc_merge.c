@@ -88,9 +88,7 @@ static int add_file(jr_import_t *im, const char *file)
     data = json_load_file(file, JSON_REJECT_DUPLICATES, &jerr);
     if (data == NULL
         || profile_validate(data, &langs, &nlangs,
-                            apr_array_make(p, 1,
-                                           sizeof(profile_data_problem_t)),
-                            p) != 0) {
+                            profile_problems_make(p, 1), p) != 0) {
         json_decref(data);
         return pc_jr_fail(&im->c, "%s: cannot read it again", file);
     }

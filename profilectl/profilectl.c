@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "profilectl.h"
+#include "profile_estimate.h"
 #include "pc_jsonresume.h"
 #include "pc_linkedin.h"
 
@@ -144,9 +145,34 @@ static int data_languages(json_t *langs)
 
 const char *pc_jsonresume_hint(const char *path, apr_pool_t *p)
 {
-    json_t *doc = json_load_file(path, 0, NULL);
-    const char *schema;
+    profile_parse_estimate_t est;
+    apr_file_t *f;
+    apr_finfo_t fi;
+    const char *why, *schema;
+    char *buf;
+    apr_size_t got = 0;
+    json_t *doc = NULL;
     int resume;
+
+    /* Read as the loader reads (only a regular file, never blocking),
+     * and parsed only within the loader's bound (CONTRACT §9). */
+    if (profile_data_open(&f, &fi, &why, path, p) != APR_SUCCESS) {
+        return NULL;
+    }
+    buf = malloc((apr_size_t)fi.size + 1);
+    if (buf != NULL
+        && apr_file_read_full(f, buf, (apr_size_t)fi.size, &got)
+           != APR_SUCCESS) {
+        got = 0;
+    }
+    apr_file_close(f);
+    if (buf != NULL && got > 0) {
+        profile_estimate_parse(&est, buf, got);
+        if (est.bytes <= est.bound) {
+            doc = json_loadb(buf, got, 0, NULL);
+        }
+    }
+    free(buf);
 
     if (!json_is_object(doc) || json_object_get(doc, "profile") != NULL
         || data_languages(json_object_get(doc, "languages"))) {

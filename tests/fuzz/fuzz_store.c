@@ -348,14 +348,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             nlines += data[k] == '\n';
         }
 
-        opts.problems = apr_array_make(p, 4, sizeof(profile_data_problem_t));
+        opts.problems = profile_problems_make(p, PROFILE_PROBLEMS_SHOWN);
         err = NULL;
         profile_store_parse_opts(&st, &err, (const char *)data, size, NAME,
                                  0, &opts, p);
-        FUZZ_CHECK((rv == APR_SUCCESS) == (opts.problems->nelts == 0),
-                   "%d problems listed", opts.problems->nelts);
-        for (i = 0; i < opts.problems->nelts; i++) {
-            pr = &APR_ARRAY_IDX(opts.problems, i, profile_data_problem_t);
+        FUZZ_CHECK((rv == APR_SUCCESS) == (opts.problems->total == 0),
+                   "%zu problems counted", (size_t)opts.problems->total);
+        /* The first ones kept, the rest counted (CONTRACT §9). */
+        FUZZ_CHECK(opts.problems->list->nelts
+                   == (opts.problems->total < PROFILE_PROBLEMS_SHOWN
+                       ? (int)opts.problems->total : PROFILE_PROBLEMS_SHOWN),
+                   "%d problems kept of %zu", opts.problems->list->nelts,
+                   (size_t)opts.problems->total);
+        for (i = 0; i < opts.problems->list->nelts; i++) {
+            pr = &APR_ARRAY_IDX(opts.problems->list, i,
+                                profile_data_problem_t);
             /* Syntax: a line, alone; shape: a path, located within the
              * text's lines; else (size, memory): neither. */
             FUZZ_CHECK(pr->text != NULL
@@ -363,9 +370,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                            ? pr->path[0] == '$' && pr->line >= 0
                              && pr->line <= nlines
                              && (pr->line == 0) == (pr->column == 0)
-                           : pr->line == 0 || opts.problems->nelts == 1),
-                       "problem %d of %d is neither syntax nor shape", i,
-                       opts.problems->nelts);
+                           : pr->line == 0 || opts.problems->total == 1),
+                       "problem %d of %zu is neither syntax nor shape", i,
+                       (size_t)opts.problems->total);
         }
         FUZZ_CHECK(rv == APR_SUCCESS || strcmp(err,
                    profile_data_problems_message(opts.problems,

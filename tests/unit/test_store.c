@@ -13,15 +13,20 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include <apr_file_info.h>
 #include <apr_file_io.h>
+#include <apr_strings.h>
 #include <jansson.h>
 
 #include "unit.h"
 #include "profile_etag.h"
 #include "profile_validate.h"
 #include "profile_store.h"
+#include "profile_estimate.h"
 
 #define DOC_NAME "mem.json"
 
@@ -1649,8 +1654,8 @@ static void file_missing_a_translation_names_json_path(void **state)
 static void shape_problems_name_line_and_column(void **state)
 {
     apr_pool_t *p = POOL(state);
-    apr_array_header_t *problems =
-        apr_array_make(p, 4, sizeof(profile_data_problem_t));
+    profile_problems_t *kept = profile_problems_make(p, 100);
+    apr_array_header_t *problems = kept->list;
     const char *text =
         "{\n"
         "  \"a\": [1,\n"
@@ -1672,13 +1677,13 @@ static void shape_problems_name_line_and_column(void **state)
     size_t i;
 
     for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-        profile_data_problem_t *pr = apr_array_push(problems);
+        profile_data_problem_t *pr = profile_problems_add(kept);
 
         pr->line = pr->column = 0;
         pr->path = want[i].path;
         pr->text = "x";
     }
-    profile_data_problems_locate(problems, text, strlen(text), p);
+    profile_data_problems_locate(kept, text, strlen(text), p);
     for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
         const profile_data_problem_t *pr =
             &APR_ARRAY_IDX(problems, i, profile_data_problem_t);
@@ -1922,6 +1927,169 @@ static void absurdly_deep_nesting_is_refused(void **state)
     assert_has(err, "depth");
 }
 
+/* ------------------------------------------ bounded refusal (§9) */
+
+/* A file whose parsed tree would not fit its bound is refused before it
+ * is parsed, with the bound and by how much; the same verdict
+ * validating only. */
+static void tree_over_the_bound_is_refused_before_parsing(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    apr_size_t n = 2 * 1024 * 1024 / 3, i, len;
+    char *doc = apr_palloc(p, n * 3 + 16);
+    profile_parse_estimate_t est;
+    profile_store_t *st = NULL;
+    const char *err = NULL;
+    profile_estimate_t e;
+
+    len = (apr_size_t)sprintf(doc, "{\"x\":[");
+    for (i = 0; i < n; i++) {
+        memcpy(doc + len, i ? ",{}" : "{}", i ? 3 : 2);
+        len += i ? 3 : 2;
+    }
+    memcpy(doc + len, "]}", 3);
+    len += 2;
+    profile_estimate_parse(&est, doc, len);
+    assert_true(est.values == n + 2);
+    assert_true(est.bytes > est.bound);
+    assert_true(est.bound == (apr_uint64_t)len * PROFILE_MEMORY_FACTOR
+                             + PROFILE_MEMORY_SLACK);
+    assert_int_equal(profile_store_parse(&st, &err, doc, len, DOC_NAME, 0,
+                                         p), APR_EINVAL);
+    assert_null(st);
+    assert_has(err, DOC_NAME ": reading the data file would take about ");
+    assert_has(err, "JSON values");
+    assert_has(err, "16 times its");
+    assert_int_equal(profile_store_estimate(&e, &err, doc, len, p),
+                     APR_EINVAL);
+    assert_has(err, "reading the data file would take");
+}
+
+/* The pre-scan's estimate is an upper bound of what jansson's tree of a
+ * text takes, and realistic data is far below its bound: the sample
+ * and a 20-fold copy of its records. */
+static void realistic_data_is_far_below_the_parse_bound(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    apr_file_t *f;
+    apr_finfo_t fi;
+    apr_size_t len = 0;
+    char *text;
+    profile_parse_estimate_t est;
+
+    assert_int_equal(profile_data_open(&f, &fi, (const char **)&text,
+                                       SAMPLE_PATH, p), APR_SUCCESS);
+    text = apr_palloc(p, (apr_size_t)fi.size);
+    assert_int_equal(apr_file_read_full(f, text, (apr_size_t)fi.size, &len),
+                     APR_SUCCESS);
+    apr_file_close(f);
+    profile_estimate_parse(&est, text, len);
+    assert_true(est.bytes * 4 < est.bound);
+    /* Strings, keys, escapes and numbers: counted, not parsed. */
+    profile_estimate_parse(&est, "{\"a\\\"\":[1,-2.5e3,\"x\\\\\",true]}",
+                           31);
+    assert_true(est.values == 5);
+}
+
+/* Beyond jansson's depth limit the pre-scan stops counting, as jansson
+ * stops parsing: the refusal is jansson's, with its line and column. */
+static void deep_nesting_is_counted_as_far_as_jansson_parses(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    apr_size_t depth = 1000000, i;
+    char *doc = apr_palloc(p, depth * 2 + 1);
+    profile_parse_estimate_t est;
+
+    for (i = 0; i < depth; i++) {
+        doc[i] = '[';
+        doc[depth + i] = ']';
+    }
+    profile_estimate_parse(&est, doc, 2 * depth);
+    assert_true(est.values <= JSON_PARSER_MAX_DEPTH);
+}
+
+/* Past the kept problems, a refusal counts: a file of 50,000 problems
+ * keeps the ten shown and says how many more, and each kept one is
+ * located where its value begins on the one line of a minified file. */
+static void many_problems_keep_the_first_and_count_the_rest(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    int n = 50000, i;
+    apr_size_t len = 0;
+    /* (Titles long enough for the tree to fit the bound.) */
+    static const char rec[] = "{\"title\":\"ttttttttttttttttttttttttttttt"
+        "ttttttttttttttttttttttttttttttt\",\"summary\":\"s\"}";
+    char *doc = apr_palloc(p, (apr_size_t)n * sizeof(rec) + 32);
+    profile_load_opts_t opts = {.render = 0};
+    profile_store_t *st = NULL;
+    const char *err = NULL;
+    const profile_data_problem_t *pr;
+
+    len += (apr_size_t)sprintf(doc, "{\"skills\":[");
+    for (i = 0; i < n; i++) {
+        if (i) {
+            doc[len++] = ',';
+        }
+        memcpy(doc + len, rec, sizeof(rec) - 1);
+        len += sizeof(rec) - 1;
+    }
+    len += (apr_size_t)sprintf(doc + len, "]}");
+    opts.problems = profile_problems_make(p, 3);
+    assert_int_equal(profile_store_parse_opts(&st, &err, doc, len, DOC_NAME,
+                                              0, &opts, p), APR_EINVAL);
+    /* One per record, then the 6 missing top-level members. */
+    assert_true(opts.problems->total == (apr_size_t)n + 6);
+    assert_int_equal(opts.problems->list->nelts, 3);
+    assert_has(err, apr_psprintf(p, "\nand %d more", n + 6 - 10));
+    assert_has(err, DOC_NAME ":1:12: $.skills[0].skills: missing required "
+               "field \"skills\"");
+    /* The tenth problem shown: record 9, at its column on line 1. */
+    assert_has(err, apr_psprintf(p, DOC_NAME ":1:%d: $.skills[9].skills: "
+                                 "missing", 12 + 9 * (int)sizeof(rec)));
+    assert_hasnt(err, "$.skills[10]");
+    pr = &APR_ARRAY_IDX(opts.problems->list, 0, profile_data_problem_t);
+    assert_int_equal(pr->line, 1);
+}
+
+/* Only a regular file is read: a directory, a FIFO and a device are
+ * refused at once (a FIFO would block a plain open until a writer
+ * came), and so is a link to one. */
+static void only_a_regular_file_is_read(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *dir = NULL, *fifo, *link, *err;
+    profile_store_t *st = NULL;
+    apr_file_t *f;
+    apr_finfo_t fi;
+
+    assert_int_equal(apr_temp_dir_get(&dir, p), APR_SUCCESS);
+    dir = apr_psprintf(p, "%s/unit-open-%d", dir, (int)getpid());
+    assert_int_equal(apr_dir_make(dir, APR_OS_DEFAULT, p), APR_SUCCESS);
+    fifo = apr_pstrcat(p, dir, "/fifo.json", NULL);
+    link = apr_pstrcat(p, dir, "/link.json", NULL);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+
+    assert_int_equal(profile_store_load(&st, &err, fifo, NULL, p),
+                     APR_EINVAL);
+    assert_has(err, "not a regular file (a FIFO)");
+    assert_int_equal(symlink(fifo, link), 0);
+    assert_int_equal(profile_store_load(&st, &err, link, NULL, p),
+                     APR_EINVAL);
+    assert_has(err, "not a regular file (a FIFO)");
+    assert_int_equal(profile_store_load(&st, &err, dir, NULL, p),
+                     APR_EINVAL);
+    assert_has(err, "not a regular file (a directory)");
+    assert_int_equal(profile_store_load(&st, &err, "/dev/zero", NULL, p),
+                     APR_EINVAL);
+    assert_has(err, "not a regular file (a device)");
+    assert_int_not_equal(profile_data_open(&f, &fi, &err, fifo, p),
+                         APR_SUCCESS);
+    assert_null(f);
+    unlink(link);
+    unlink(fifo);
+    apr_dir_remove(dir, p);
+}
+
 static void schema_key_is_accepted_at_the_top_only(void **state)
 {
     apr_pool_t *p = POOL(state);
@@ -1970,6 +2138,11 @@ int main(void)
         UNIT_TEST(validating_only_renders_nothing),
         UNIT_TEST(files_over_the_size_limit_are_refused_unread),
         UNIT_TEST(absurdly_deep_nesting_is_refused),
+        UNIT_TEST(tree_over_the_bound_is_refused_before_parsing),
+        UNIT_TEST(realistic_data_is_far_below_the_parse_bound),
+        UNIT_TEST(deep_nesting_is_counted_as_far_as_jansson_parses),
+        UNIT_TEST(many_problems_keep_the_first_and_count_the_rest),
+        UNIT_TEST(only_a_regular_file_is_read),
         UNIT_TEST(estimate_counts_representations_as_records_times_languages),
         UNIT_TEST(estimate_counts_text_given_per_language_once_per_language),
         UNIT_TEST(memory_problem_names_the_limit_and_by_how_much),
