@@ -63,6 +63,10 @@ log=$FUZZ_WORK.log
 : "${FUZZ_MALLOC_MB:=256}"
 : "${FUZZ_HOSTILE_SIZE:=1048576}"
 : "${PYTHON3:=python3}"
+# ASan's quarantine of freed memory (256 MB by default) counts against
+# the RSS limit: 64 MB, unless ASAN_OPTIONS says otherwise.
+: "${ASAN_OPTIONS:=quarantine_size_mb=64}"
+export ASAN_OPTIONS
 
 hostile=
 if [ "$target" = store ] && [ "$FUZZ_HOSTILE_SIZE" -gt 0 ]; then
