@@ -19,7 +19,8 @@
 # malloc above FUZZ_MALLOC_MB (default 256).  For store, inputs up to
 # 1 MiB, and the hostile data files (tests/integration/hostile_files.py)
 # at FUZZ_HOSTILE_SIZE bytes (default 1048576; 0: none) generated into
-# FUZZ_WORK.hostile and run first, read only, as a second seed corpus.  Exit status: 0 when the time (or -runs) ran out without
+# FUZZ_WORK.hostile and run first, read only, as a second seed corpus.
+# Exit status: 0 when the time (or -runs) ran out without
 # a finding, 1 with one, 99 when the fuzzer is not built.
 here=$(cd "$(dirname "$0")" && pwd)
 : "${SRCDIR:=$(cd "$here/../.." && pwd)}"
