@@ -1168,40 +1168,18 @@ def main():
     work = tempfile.mkdtemp(prefix="mod_profile-bench-")
     os.chmod(work, 0o755)
     servers = []
-    if args.loader_only:
-        report = ["# mod_profile benchmark: the loader per byte", "",
+    # One part alone: its title and what runs it.
+    only = [(args.loader_only, "the loader per byte", loader_part),
+            (args.load_only, "loading", load_part),
+            (args.big_only, "big data", big_data_part)]
+    for wanted, title, part in only:
+        if not wanted:
+            continue
+        report = ["# mod_profile benchmark: %s" % title, "",
                   "Run %s on %s." % (datetime.datetime.now().strftime(
                       "%Y-%m-%d %H:%M"), machine_line())]
         try:
-            ok = loader_part(work, args, report)
-        finally:
-            if not os.environ.get("KEEP_TMP"):
-                shutil.rmtree(work, ignore_errors=True)
-        text = "\n".join(report) + "\n"
-        with open(args.out, "w") as f:
-            f.write(text)
-        print(text)
-        return 0 if ok else 1
-    if args.load_only:
-        report = ["# mod_profile benchmark: loading", "",
-                  "Run %s on %s." % (datetime.datetime.now().strftime(
-                      "%Y-%m-%d %H:%M"), machine_line())]
-        try:
-            ok = load_part(work, args, report)
-        finally:
-            if not os.environ.get("KEEP_TMP"):
-                shutil.rmtree(work, ignore_errors=True)
-        text = "\n".join(report) + "\n"
-        with open(args.out, "w") as f:
-            f.write(text)
-        print(text)
-        return 0 if ok else 1
-    if args.big_only:
-        report = ["# mod_profile benchmark: big data", "",
-                  "Run %s on %s." % (datetime.datetime.now().strftime(
-                      "%Y-%m-%d %H:%M"), machine_line())]
-        try:
-            ok = big_data_part(work, args, report)
+            ok = part(work, args, report)
         finally:
             if not os.environ.get("KEEP_TMP"):
                 shutil.rmtree(work, ignore_errors=True)

@@ -118,24 +118,33 @@ void profile_estimate(profile_estimate_t *out, json_t *root,
                  + PROFILE_MEMORY_SLACK;
 }
 
-const char *profile_estimate_problem(const profile_estimate_t *est,
-                                     apr_size_t size, apr_pool_t *p)
+/* The refusal of a file whose load would take `bytes`, over `bound`:
+ * what the estimate counted and what makes it fit. */
+static const char *over_bound(const char *doing, apr_uint64_t bytes,
+                              apr_uint64_t bound, const char *counted,
+                              apr_size_t size, const char *remedy,
+                              apr_pool_t *p)
 {
     const double mb = 1024.0 * 1024.0;
 
+    return apr_psprintf(p, "%s the data file would take about %.1f MB of "
+                        "memory (%s), %.1f MB more than its memory limit of "
+                        "%.1f MB (%d times its %" APR_SIZE_T_FMT " bytes "
+                        "plus 8 MB); %s", doing, (double)bytes / mb, counted,
+                        (double)(bytes - bound) / mb, (double)bound / mb,
+                        PROFILE_MEMORY_FACTOR, size, remedy);
+}
+
+const char *profile_estimate_problem(const profile_estimate_t *est,
+                                     apr_size_t size, apr_pool_t *p)
+{
     if (est->bytes <= est->bound) {
         return NULL;
     }
-    return apr_psprintf(p, "loading the data file would take about %.1f MB "
-                        "of memory (%" APR_UINT64_T_FMT " representations: "
-                        "records x languages), %.1f MB more than its memory "
-                        "limit of %.1f MB (%d times its %" APR_SIZE_T_FMT
-                        " bytes plus 8 MB); fewer records or languages make "
-                        "it fit",
-                        (double)est->bytes / mb, est->reps,
-                        (double)(est->bytes - est->bound) / mb,
-                        (double)est->bound / mb, PROFILE_MEMORY_FACTOR,
-                        size);
+    return over_bound("loading", est->bytes, est->bound,
+                      apr_psprintf(p, "%" APR_UINT64_T_FMT " representations:"
+                                   " records x languages", est->reps),
+                      size, "fewer records or languages make it fit", p);
 }
 
 /* What jansson 2.14 takes per value of a parsed tree, malloc's overhead
@@ -253,17 +262,11 @@ void profile_estimate_parse(profile_parse_estimate_t *out, const char *buf,
 const char *profile_estimate_parse_problem(
     const profile_parse_estimate_t *est, apr_size_t len, apr_pool_t *p)
 {
-    const double mb = 1024.0 * 1024.0;
-
     if (est->bytes <= est->bound) {
         return NULL;
     }
-    return apr_psprintf(p, "reading the data file would take about %.1f MB "
-                        "of memory (%" APR_UINT64_T_FMT " JSON values), "
-                        "%.1f MB more than its memory limit of %.1f MB (%d "
-                        "times its %" APR_SIZE_T_FMT " bytes plus 8 MB); "
-                        "fewer, larger values make it fit",
-                        (double)est->bytes / mb, est->values,
-                        (double)(est->bytes - est->bound) / mb,
-                        (double)est->bound / mb, PROFILE_MEMORY_FACTOR, len);
+    return over_bound("reading", est->bytes, est->bound,
+                      apr_psprintf(p, "%" APR_UINT64_T_FMT " JSON values",
+                                   est->values),
+                      len, "fewer, larger values make it fit", p);
 }
