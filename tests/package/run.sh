@@ -630,7 +630,8 @@ check_apis_serve()
         code=$(get "http://127.0.0.1:$port$u/profile")
         [ "$code" = 200 ] ||
             fail "GET $u/profile (a snippet of the docs): ${code:-no answer}, not 200"
-        check_profile_body en
+        lang=$(sed -n "s|^lang $u ||p" "$tmp/snippets/manifest")
+        check_profile_body "${lang:-en}"
     done
     echo "every API snippet of the docs answers 200 with the data"
 }

@@ -121,6 +121,8 @@ const scenarios = {
                 const s = await shown(page);
                 const shot = path.join(ART, `page-${lang}-${vp}.png`);
                 await page.screenshot({path: shot, fullPage: true});
+                // The first screen alone, as a visitor sees it at first.
+                await page.screenshot({path: path.join(ART, `page-${lang}-${vp}-top.png`)});
                 out[`${lang}-${vp}`] = {
                     shown: s, axe: await axe(page), screenshot: shot,
                     csp: resp.headers()["content-security-policy"] || null,
@@ -192,8 +194,11 @@ const scenarios = {
         const found = await shown(page);
         const count = await page.locator("#skills-count").innerText();
         await box.fill("   ");
-        await page.waitForResponse((r) => /\/skills$/.test(r.url()));
-        await page.waitForFunction(() => document.getElementById("skills-count").innerText === "");
+        // The whole list again (perhaps from the browser's cache, which
+        // reports no response): wait for it on the page.
+        await page.waitForFunction((n) => document.getElementById("skills-count").innerText === ""
+                                   && document.querySelectorAll(".skill-group").length > n,
+                                   found.skills.length);
         const cleared = await shown(page);
         // Pressing Enter in the box searches at once.
         await box.fill(cfg.noMatch);
