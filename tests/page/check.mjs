@@ -188,8 +188,9 @@ const scenarios = {
         await page.goto(cfg.origin + "/");
         await ready(page);
         const box = page.locator("#skills-q");
+        const searched = page.waitForResponse((r) => r.url().includes("/skills?q="));
         await box.fill(cfg.query);
-        await page.waitForResponse((r) => r.url().includes("/skills?q="));
+        await searched;
         await page.waitForFunction(() => document.getElementById("skills-count").innerText !== "");
         const found = await shown(page);
         const count = await page.locator("#skills-count").innerText();
@@ -207,8 +208,9 @@ const scenarios = {
         const none = {count: await page.locator("#skills-count").innerText(),
                       skills: (await shown(page)).skills};
         const options = await page.locator("#company option").allInnerTexts();
+        const filteredAnswer = page.waitForResponse((r) => r.url().includes("/experience?company="));
         await page.locator("#company").selectOption(cfg.company);
-        await page.waitForResponse((r) => r.url().includes("/experience?company="));
+        await filteredAnswer;
         await page.waitForFunction(() => document.getElementById("experience-count").innerText !== "");
         const filtered = await shown(page);
         const filterCount = await page.locator("#experience-count").innerText();
