@@ -34,8 +34,10 @@ static const char *const messages[NLANG][7] = {
      "not hold for the current representation.",
      "The server is not configured to serve this profile; the server's "
      "error log says why.",
-     "The profile's data could not be loaded; try again later (the "
-     "server's error log says why)."},
+     /* 503: read by a page's visitor, who cannot act on the server's
+      * error log; the reason is there (PROFILE0005, at every restart). */
+     "The profile is temporarily unavailable; please try again in a "
+     "minute."},
     {"No existe ningún recurso en '%s'.",
      "Ningún registro de experiencia tiene el identificador '%s'.",
      "Ningún caso de estudio tiene el identificador '%s'.",
@@ -45,8 +47,8 @@ static const char *const messages[NLANG][7] = {
      "no se cumple para la representación actual.",
      "El servidor no está configurado para servir este perfil; el registro "
      "de errores del servidor indica el motivo.",
-     "No se han podido cargar los datos del perfil; inténtelo de nuevo más "
-     "tarde (el registro de errores del servidor indica el motivo)."}
+     "El perfil no está disponible en este momento; vuelva a intentarlo "
+     "en un minuto."}
 };
 
 /* Per query reason: the detail sentence and the short invalid-params

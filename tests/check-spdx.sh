@@ -9,10 +9,12 @@ for f in $(find mod_profile profilectl tests bench scripts httpd-conf data contr
                -o -name '*.sh' -o -name '*.lua' -o -name '*.js' \
                -o -name '*.conf' -o -name '*.load' -o -name '*.in' \
                -o -name '*.1' -o -name '*.vcl' -o -name 'install-deps' \
-               -o -path 'contrib/monitoring/*' \
+               -o -path 'contrib/monitoring/*' -o -name '*.css' \
+               -o -name '*.mjs' -o -path 'contrib/page/*.html' \
                -o -name 'run' \) \
                -not -path 'tests/schemas/oas-3.1/*' \
                -not -path 'tests/fuzz/corpus/*' -not -path '*/.libs/*' \
+               -not -path '*/node_modules/*' -not -path '*/artifacts/*' \
                -not -path 'tests/sanitize/build/*' 2>/dev/null) \
          configure.ac Makefile.am autogen.sh; do
     if ! grep -q 'SPDX-License-Identifier' "$f"; then

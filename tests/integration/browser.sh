@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# `make check-browser`: the browser test alone (test_browser.py: headless
-# Chromium reads the API from a page of another origin), which
-# `make check`'s run of the integration suite leaves out.  Same
+# `make check-browser`: the browser tests alone, which `make check`'s run
+# of the integration suite leaves out: test_browser.py (headless Chromium
+# reads the API from a page of another origin) and test_page.py (the
+# reference page of contrib/page/, driven by playwright-core).  Same
 # environment and exit status as run.sh; 77 (SKIP) without Chromium.
 #
 #     tests/integration/browser.sh [pytest arguments...]
@@ -12,6 +13,6 @@ if [ -z "${CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1 &&
     echo "SKIP: no chromium (scripts/install-deps installs it)" >&2
     exit 77
 fi
-INTEGRATION_TESTS=tests/integration/test_browser.py
+INTEGRATION_TESTS="tests/integration/test_browser.py tests/integration/test_page.py"
 export INTEGRATION_TESTS
 exec "$here/run.sh" "$@"

@@ -9,7 +9,7 @@
 #
 # INTEGRATION_TESTS names the test files to run (paths relative to SRCDIR,
 # separated by spaces; default: all of tests/integration but the browser
-# test, test_browser.py, which browser.sh runs).  PROFILE_MPM,
+# tests, test_browser.py and test_page.py, which browser.sh runs).  PROFILE_MPM,
 # PROFILE_MODSET and PROFILE_PHP choose the server configuration
 # (httpd_harness.py; matrix.sh runs the others).
 #
@@ -74,7 +74,8 @@ fi
 
 cd "$SRCDIR" || exit 99
 if [ -z "${INTEGRATION_TESTS:-}" ]; then
-    set -- --ignore=tests/integration/test_browser.py "$@"
+    set -- --ignore=tests/integration/test_browser.py \
+        --ignore=tests/integration/test_page.py "$@"
 fi
 # shellcheck disable=SC2086  # a list of paths
 "$PY" -m pytest -q -p no:cacheprovider ${INTEGRATION_TESTS:-tests/integration} \

@@ -93,6 +93,13 @@ def _is_503(r, lang="en"):
     assert body["status"] == 503
     assert body["title"] == ("Servicio no disponible" if lang == "es"
                              else "Service Unavailable")
+    # The detail speaks to a page's visitor; the reason is in the error
+    # log (PROFILE0005), never in the body.
+    assert body["detail"] == (
+        "El perfil no está disponible en este momento; vuelva a intentarlo "
+        "en un minuto." if lang == "es" else
+        "The profile is temporarily unavailable; please try again in a "
+        "minute.")
 
 
 # ------------------------------------------------------------------ keep

@@ -65,6 +65,8 @@ TRACES="/usr/lib/apache2/modules/mod_profile.so
 /etc/apache2/mods-enabled/profile.load
 /etc/apache2/mods-enabled/profile.conf
 /etc/apache2/conf-enabled/profile-site.conf
+/etc/apache2/conf-available/profile-page.conf
+/etc/apache2/conf-enabled/profile-page.conf
 /etc/apache2/sites-available/profile-vhost.conf
 /etc/apache2/sites-enabled/profile-vhost.conf
 /usr/share/mod_profile
@@ -77,6 +79,7 @@ for state in enabled_by_admin enabled_by_maint disabled_by_admin \
     TRACES="$TRACES
 /var/lib/apache2/module/$state/profile
 /var/lib/apache2/conf/$state/profile-site
+/var/lib/apache2/conf/$state/profile-page
 /var/lib/apache2/site/$state/profile-vhost"
 done
 DATA=/usr/share/mod_profile/profile.json
@@ -459,6 +462,7 @@ apt_install "$deb" "$tooldeb"
 [ -f /usr/lib/apache2/modules/mod_profile.so ] || fail "no module installed"
 if [ -e /etc/apache2/mods-enabled/profile.load ] ||
    [ -e /etc/apache2/conf-enabled/profile-site.conf ] ||
+   [ -e /etc/apache2/conf-enabled/profile-page.conf ] ||
    [ -e /etc/apache2/sites-enabled/profile-vhost.conf ]; then
     fail "installing the package enabled the module or an example"
 fi
@@ -469,7 +473,16 @@ say "a2enmod profile && a2enconf profile-site && a2ensite profile-vhost"
 a2enmod profile || fail "a2enmod profile failed"
 a2enconf profile-site || fail "a2enconf profile-site failed"
 a2ensite profile-vhost || fail "a2ensite profile-vhost failed"
-configtest "with the module and both examples"
+# The reference page (docs/page.md): its files, and its configuration.
+for f in index.html page.css favicon.svg js/main.js js/api.js js/dom.js \
+         js/i18n.js js/render.js; do
+    [ -f "/usr/share/mod_profile/page/$f" ] ||
+        fail "the package did not install the page's $f"
+done
+# (The server copy below enables mod_headers, which sends its CSP.)
+say "a2enconf profile-page"
+a2enconf profile-page || fail "a2enconf profile-page failed"
+configtest "with the module, both examples and the page"
 
 # ------------------------------------------------------------ 5. serve
 free_port()
@@ -617,7 +630,8 @@ check_apis_serve()
         code=$(get "http://127.0.0.1:$port$u/profile")
         [ "$code" = 200 ] ||
             fail "GET $u/profile (a snippet of the docs): ${code:-no answer}, not 200"
-        check_profile_body en
+        lang=$(sed -n "s|^lang $u ||p" "$tmp/snippets/manifest")
+        check_profile_body "${lang:-en}"
     done
     echo "every API snippet of the docs answers 200 with the data"
 }
@@ -667,6 +681,24 @@ code=$(get "$base/profile" -H "If-None-Match: $etag")
 [ ! -s "$tmp/b" ] || fail "the 304 has a body"
 [ "$(header ETag)" = "$etag" ] || fail "the 304 carries ETag $(header ETag)"
 echo "GET /profile, If-None-Match: $etag: 304"
+
+# The page through the installed Apache, beside the API, under its CSP.
+code=$(get "http://127.0.0.1:$port/profile/")
+[ "$code" = 200 ] || fail "GET /profile/ (the page): ${code:-no answer}, not 200"
+[ "$(header Content-Type)" = "text/html; charset=utf-8" ] ||
+    fail "GET /profile/: Content-Type $(header Content-Type)"
+grep -qF '<meta name="profile-api" content="/api/v1">' "$tmp/b" ||
+    fail "GET /profile/: not the reference page"
+csp=$(header Content-Security-Policy)
+case $csp in
+    "default-src 'self';"*) ;;
+    *) fail "GET /profile/: Content-Security-Policy '$csp'" ;;
+esac
+case $csp in *unsafe*) fail "GET /profile/: the CSP allows unsafe-*: $csp" ;; esac
+code=$(get "http://127.0.0.1:$port/profile/js/main.js")
+[ "$code" = 200 ] && [ "$(header Content-Type)" = "text/javascript; charset=utf-8" ] ||
+    fail "GET /profile/js/main.js: ${code:-no answer} $(header Content-Type)"
+echo "GET /profile/: the page, text/html, CSP $csp; its script text/javascript"
 
 check_apis_serve
 

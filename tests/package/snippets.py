@@ -26,7 +26,8 @@
 # the same without the <IfModule profile_module> lines to OUTDIR/bare/;
 # and OUTDIR/manifest, one line per URL to check: "api URL" (the API's
 # base), "status URL" (a JSON status) or "none SOURCE" (a snippet that
-# publishes nothing, e.g. a LogLevel).
+# publishes nothing, e.g. a LogLevel), and "lang URL LANG" for an API base
+# whose section sets Accept-Language (its answers are in LANG).
 import glob
 import os
 import re
@@ -157,6 +158,12 @@ def main():
             loc = text.split("<Location %s>" % url, 1)[1].split("</Location>")[0]
             if re.search(r"SetHandler\s+profile\s*$", loc, re.M):
                 kinds.append("api " + url)
+                # One base per language (docs/page.md): its answers are
+                # in the language the section sets.
+                lang = re.search(r"^\s*RequestHeader\s+set\s+Accept-Language"
+                                 r"\s+([a-z]+)\s*$", loc, re.M)
+                if lang:
+                    kinds.append("lang %s %s" % (url, lang.group(1)))
             elif re.search(r"SetHandler\s+profile-status\b", loc):
                 kinds.append("status " + url)
         if not kinds:

@@ -1608,6 +1608,10 @@ static void unavailable_is_503_with_cors_and_retry_after(void **state)
                      503);
     assert_string_equal(json_string_value(json_object_get(body, "title")),
                         "Servicio no disponible");
+    /* For the visitor, not the administrator: no log is named. */
+    assert_string_equal(json_string_value(json_object_get(body, "detail")),
+                        "El perfil no está disponible en este momento; "
+                        "vuelva a intentarlo en un minuto.");
     json_decref(body);
 }
 
