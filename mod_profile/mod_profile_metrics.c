@@ -28,27 +28,19 @@
 #include <jansson.h>
 
 #include "mod_profile.h"
+#include "profile_schema.h"
 
 #define METRICS_CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
 
-/* A label value: valid UTF-8 (a path may hold any bytes: those that are
- * not become '?', as in the JSON status), with backslash, double quote
- * and line feed escaped as the format says. */
+/* A label value: valid UTF-8 (as in the JSON status), with backslash,
+ * double quote and line feed escaped as the format says. */
 static const char *label_value(const char *s, apr_pool_t *p)
 {
-    json_t *probe = json_string(s);
-    char *c = apr_pstrdup(p, s), *q;
-    const char *out = "";
+    const char *text, *out = "";
+    char *c, *q;
 
-    if (probe == NULL) {
-        for (q = c; *q; q++) {
-            if ((unsigned char)*q >= 0x80) {
-                *q = '?';
-            }
-        }
-    }
-    json_decref(probe);
-    for (q = c; *q; q++) {
+    json_decref(profile_jstr(s, &text, p));
+    for (c = q = apr_pstrdup(p, text); *q; q++) {
         const char *esc = *q == '\\' ? "\\\\" : *q == '"' ? "\\\""
                           : *q == '\n' ? "\\n" : NULL;
 
@@ -146,7 +138,7 @@ static const char *metrics_body(server_rec *s, apr_pool_t *p)
         for (k = 0; f[i].d->store != NULL && k < PROFILE_COLL_COUNT; k++) {
             put(&b, apr_psprintf(p, "profile_data_records{file=\"%s\","
                                  "collection=\"%s\"} %d\n", f[i].file,
-                                 profile_coll_names[k],
+                                 profile_schema_colls[k].key,
                                  f[i].d->store->coll[k].nitems));
         }
     }

@@ -6,14 +6,14 @@
  * Every reading of the configuration that does not become the running
  * one (the first reading at start-up, configtest, the `httpd -k ...`
  * that signals a running server) validates each file in check_config; a
- * bad file that ProfileBadData refuse applies to makes that reading fail
- * before the running server is touched.  The reading the server runs
- * with loads each file in post_config, where the error logs are open,
- * into its holder (mod_profile_holder.c).  When a restart reaches the
- * parent with a bad file (a raw signal, or a file changed in between),
- * the last good data is served and the error is logged to the error log
- * of the main server and of every virtual host naming the file, at
- * every restart for as long as the file stays bad.
+ * bad file whose line (or its server's default) says bad=refuse makes
+ * that reading fail before the running server is touched.  The reading
+ * the server runs with loads each file in post_config, where the error
+ * logs are open, into its holder (mod_profile_holder.c).  When a
+ * restart reaches the parent with a bad file (a raw signal, or a file
+ * changed in between), the last good data is served and the error is
+ * logged to the error log of the main server and of every virtual host
+ * naming the file, at every restart for as long as the file stays bad.
  *
  * A restart that finds a file holding the very bytes of its last good
  * load keeps that load (PROFILE0006 says "unchanged, kept"): logrotate
@@ -93,12 +93,9 @@ static int validate(const profile_data_t *d, apr_off_t max_size,
                           opts.problems->total);
     ap_log_error(APLOG_MARK, level, 0, NULL, PROFILE_LOGNO(0007)
                  "ProfileData: %s (ProfileData on %s); %s", what,
-                 named_at(d, ptemp), d->refuse_at
-                 ? apr_pstrcat(ptemp, "ProfileBadData refuse on ",
-                               d->refuse_at, NULL)
-                 : "ProfileBadData keep: a running server keeps the last "
-                   "good data of this file, a starting one answers 503 "
-                   "there");
+                 named_at(d, ptemp), d->refuse_at ? d->refuse_at
+                 : "bad=keep: a running server keeps the last good data "
+                   "of this file, a starting one answers 503 there");
     for (line = what == err ? NULL
                 : apr_strtok(apr_pstrdup(ptemp, err), "\n", &state);
          line != NULL; line = apr_strtok(NULL, "\n", &state)) {
@@ -168,7 +165,7 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
                      "ProfileData %s: loaded in %.3f s, %s", d->path,
                      h->loaded_in / 1e6, store->compressed
                      ? "with gzip and br forms"
-                     : "no compressed forms (ProfileCompression Off)");
+                     : "no compressed forms (compress=off)");
         return;
     }
     /* Said at every restart, one line: the first problem and how many
@@ -236,14 +233,13 @@ static int stopping(apr_pool_t *ptemp)
     return 0;
 }
 
-int profile_reload_check_config(apr_pool_t *pconf, apr_pool_t *ptemp,
-                                server_rec *s)
+int profile_reload_check_config(apr_pool_t *ptemp)
 {
     profile_mod_conf_t *mc = profile_mod_conf(NULL);
     apr_hash_index_t *hi;
     int rv = OK;
 
-    profile_apis_make(s, pconf, ptemp);
+    profile_conf_files(ptemp);
     if (mc == NULL
         || ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_CONFIG
         || stopping(ptemp)) {

@@ -7,8 +7,8 @@
  *     a few stable Key: value lines (mod_status's optional status_hook;
  *     none with ProfileServerStatus Off);
  *   - the `profile-status` handler: the model as JSON, for monitoring;
- *   - `httpd -t -D DUMP_PROFILES`: each API base with its data file and
- *     effective directives, on stdout (the test_config hook).
+ *   - `httpd -t -D DUMP_PROFILES`: each data file with its ProfileData
+ *     lines and what is configured there, on stdout (test_config).
  *
  * Nothing here answers below an API base.
  */
@@ -120,6 +120,54 @@ static void auto_lines(request_rec *r, const json_t *m)
     }
 }
 
+/* A ProfileData line as text: where it stands, its options, what its
+ * section configures and what other sections may change (CONTRACT §1),
+ * its parts joined by `sep`. */
+static const char *line_text(const json_t *u, const char *sep,
+                             apr_pool_t *p)
+{
+    const json_t *here = json_object_get(u, "configuredHere");
+    const json_t *other = json_object_get(u, "mayChangeForSomeUrls");
+    static const char *const names[] = {"ProfileMaxAge", "ProfileCORSOrigins"};
+    const char *s, *base = text_of(json_object_get(u, "base"), p);
+    const char *section = text_of(json_object_get(u, "section"), p);
+    size_t i;
+
+    s = apr_psprintf(p, "ProfileData on line %s of %s, %s, %s%s"
+                     "API base %s, bad=%s (%s), compress=%s (%s)",
+                     text_of(json_object_get(u, "line"), p),
+                     text_of(json_object_get(u, "definedIn"), p),
+                     section ? section : "server level",
+                     text_of(json_object_get(u, "server"), p), sep,
+                     base ? base : "none (not in a <Location>; set "
+                                   "ProfileBasePath)",
+                     text_of(json_object_get(u, "badData"), p),
+                     text_of(json_object_get(u, "badDataFrom"), p),
+                     text_of(json_object_get(u, "compression"), p),
+                     text_of(json_object_get(u, "compressionFrom"), p));
+    s = apr_pstrcat(p, s, sep, "in this section:", NULL);
+    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        const char *v = text_of(json_object_get(here, names[i]), p);
+
+        s = apr_pstrcat(p, s, i ? ", " : " ", names[i], " ",
+                        v ? v : "not set", NULL);
+    }
+    for (i = 0; i < json_array_size(other); i++) {
+        const json_t *o = json_array_get(other, i);
+        const char *in = text_of(json_object_get(o, "section"), p);
+
+        s = apr_pstrcat(p, s, i ? "" : sep, i ? "" : "set in other "
+                        "sections, which may change it for some URLs:", sep,
+                        "  ", text_of(json_object_get(o, "directive"), p), " ",
+                        text_of(json_object_get(o, "value"), p),
+                        " on line ", text_of(json_object_get(o, "line"), p),
+                        " of ", text_of(json_object_get(o, "definedIn"), p),
+                        ", ", in ? in : "server level", ", ",
+                        text_of(json_object_get(o, "server"), p), NULL);
+    }
+    return s;
+}
+
 static const char *h(request_rec *r, const json_t *v)
 {
     const char *s = text_of(v, r->pool);
@@ -179,7 +227,7 @@ static void file_html(request_rec *r, const json_t *f)
 {
     const json_t *loaded = json_object_get(f, "loaded");
     const json_t *disk = json_object_get(f, "onDisk");
-    const json_t *apis = json_object_get(f, "apis");
+    const json_t *lines = json_object_get(f, "lines");
     const char *state = json_string_value(json_object_get(f, "state"));
     const char *used = "";
     size_t i;
@@ -208,25 +256,15 @@ static void file_html(request_rec *r, const json_t *f)
     row(r, "Representations", bytes_html(r, f));
     row(r, "Compressed forms", field(r, f, "compressed"));
     row(r, "ProfileBadData", field(r, f, "badData"));
-    for (i = 0; i < json_array_size(apis); i++) {
-        const json_t *u = json_array_get(apis, i);
+    for (i = 0; i < json_array_size(lines); i++) {
+        const json_t *u = json_array_get(lines, i);
 
         used = apr_pstrcat(r->pool, used, i ? "<br />" : "",
-                           apr_psprintf(r->pool, "%s on %s (line %s of %s): "
-                                        "max-age %s, CORS %s, compression "
-                                        "%s, bad data %s",
-                                        field(r, u, "base"),
-                                        ap_escape_html(r->pool, list_of(
-                                            json_object_get(u, "servers"),
-                                            ", ", r->pool)),
-                                        field(r, u, "line"),
-                                        field(r, u, "definedIn"),
-                                        field(r, u, "maxAge"),
-                                        field(r, u, "corsOrigins"),
-                                        field(r, u, "compression"),
-                                        field(r, u, "badData")), NULL);
+                           ap_escape_html(r->pool,
+                                          line_text(u, "; ", r->pool)),
+                           NULL);
     }
-    row(r, "Served", used);
+    row(r, "ProfileData lines", used);
     ap_rputs("</table>\n", r);
 }
 
@@ -298,25 +336,25 @@ static int status_handler(request_rec *r)
 /* ------------------------------------------------------------------ */
 /* httpd -t -D DUMP_PROFILES                                           */
 
-static void dump_api(apr_file_t *out, const json_t *f, const json_t *u,
-                     apr_pool_t *p)
+/* A data file, what it holds (or why it is bad, one problem a line),
+ * and each ProfileData line naming it. */
+static void dump_file(apr_file_t *out, const json_t *f, apr_pool_t *p)
 {
     const json_t *recs = json_object_get(f, "records");
-    const char *base = text_of(json_object_get(u, "base"), p), *key;
-    const char *counts = "";
+    const json_t *lines = json_object_get(f, "lines");
+    const char *counts = "", *key;
+    char *err, *line, *state;
     json_t *n;
+    size_t i;
 
-    apr_file_printf(out, "  %s %s\n",
-                    list_of(json_object_get(u, "servers"), ", ", p),
-                    base ? base : "(no API base: ProfileData is not in a "
-                                  "<Location>; set ProfileBasePath)");
-    apr_file_printf(out, "    ProfileData %s (line %s of %s)\n",
-                    text_of(json_object_get(f, "path"), p),
-                    text_of(json_object_get(u, "line"), p),
-                    text_of(json_object_get(u, "definedIn"), p));
+    apr_file_printf(out, "  %s\n", text_of(json_object_get(f, "path"), p));
     if (recs == NULL) {
-        apr_file_printf(out, "    data: bad: %s\n",
-                        text_of(json_object_get(f, "error"), p));
+        err = apr_pstrdup(p, text_of(json_object_get(f, "error"), p));
+        apr_file_printf(out, "    data: bad:\n");
+        for (line = apr_strtok(err, "\n", &state); line != NULL;
+             line = apr_strtok(NULL, "\n", &state)) {
+            apr_file_printf(out, "      %s\n", line);
+        }
     }
     else {
         json_object_foreach((json_t *)recs, key, n) {
@@ -326,20 +364,15 @@ static void dump_api(apr_file_t *out, const json_t *f, const json_t *u,
         apr_file_printf(out, "    languages: %s; records: %s\n",
                         text_of(json_object_get(f, "languages"), p), counts);
     }
-    apr_file_printf(out, "    ProfileMaxAge %s\n"
-                    "    ProfileCORSOrigins %s\n"
-                    "    ProfileCompression %s\n"
-                    "    ProfileBadData %s\n",
-                    text_of(json_object_get(u, "maxAge"), p),
-                    text_of(json_object_get(u, "corsOrigins"), p),
-                    json_is_true(json_object_get(u, "compression"))
-                    ? "On" : "Off",
-                    text_of(json_object_get(u, "badData"), p));
+    for (i = 0; i < json_array_size(lines); i++) {
+        apr_file_printf(out, "    %s\n", line_text(json_array_get(lines, i),
+                                                  "\n      ", p));
+    }
 }
 
-/* Each API, with the servers serving it, its data file, what the file
- * holds and the effective directives, on stdout (as mod_ssl's
- * DUMP_CERTS).  At configtest the files were only validated; each is
+/* Each data file, what it holds and each ProfileData line naming it,
+ * with what is configured there, on stdout (as mod_ssl's DUMP_CERTS
+ * prints what is configured).  At configtest the files were only validated; each is
  * read again here, rendered without compressed forms, for its languages
  * and records. */
 static void status_test_config(apr_pool_t *pconf, server_rec *s)
@@ -350,7 +383,6 @@ static void status_test_config(apr_pool_t *pconf, server_rec *s)
     apr_file_t *out;
     apr_pool_t *p;
     int i;
-    size_t j;
 
     (void)s;
     if (!ap_exists_config_define("DUMP_PROFILES")
@@ -360,22 +392,19 @@ static void status_test_config(apr_pool_t *pconf, server_rec *s)
     apr_pool_create(&p, pconf);
     files = profile_status_sorted(mc ? mc->files : NULL, p);
     opts.max_size = mc ? mc->max_data_size : 0;
-    apr_file_printf(out, "Profile APIs (mod_profile %s):\n",
+    apr_file_printf(out, "Profile data files (mod_profile %s):\n",
                     PROFILE_VERSION);
     for (i = 0; i < files->nelts; i++) {
         const profile_data_t *d = APR_ARRAY_IDX(files, i, profile_data_t *);
         profile_store_t *st = NULL;
         const char *err = NULL;
-        json_t *f, *apis;
+        json_t *f;
         apr_pool_t *lp;
 
         apr_pool_create(&lp, p);
         profile_store_load(&st, &err, d->path, &opts, lp);
         f = profile_status_file(d, NULL, st, err, lp);
-        apis = json_object_get(f, "apis");
-        for (j = 0; j < json_array_size(apis); j++) {
-            dump_api(out, f, json_array_get(apis, j), lp);
-        }
+        dump_file(out, f, lp);
         json_decref(f);
         apr_pool_destroy(lp);
     }
