@@ -148,22 +148,53 @@ const char *profile_below(const char *uri, const char *base);
 
 /* mod_profile_holder.c */
 #define PROFILE_BUILD_LEN 128
+/* The first part of every holder, which every build that has it reads
+ * the same way: what may be read of a holder another build made.  Its
+ * first three fields are those the builds before it kept too (magic, a
+ * 32-bit word, the pool), so that any build frees any holder.  Never
+ * change it: a new shape is a new PROFILE_KEPT_VERSION, and a build
+ * reads no other version's fields but those three. */
+#define PROFILE_KEPT_VERSION 1
 typedef struct {
-    /* These three keep their place and meaning in every build: a build
-     * checks them before it reads the rest. */
     apr_uint32_t magic;
-    apr_uint32_t size;              /* sizeof(profile_holder_t) */
-    apr_pool_t *pool;               /* own allocator; holds all below */
-    apr_pool_t *store_pool;         /* NULL: no good load */
-    profile_store_t *store;
-    char build[PROFILE_BUILD_LEN];  /* profile_module_build() of store */
-    apr_time_t loaded_at;
+    apr_uint32_t version;           /* PROFILE_KEPT_VERSION */
+    apr_pool_t *pool;               /* own allocator; holds all of it */
+    apr_uint32_t size;              /* sizeof(profile_holder_t) there */
+    apr_uint32_t layout;            /* PROFILE_STORE_LAYOUT there */
+    char build[PROFILE_BUILD_LEN];  /* profile_module_build() there */
+    /* The last good load: the file's bytes as they were loaded (a copy;
+     * NULL: none kept), whose meaning no build's layout changes. */
+    const char *bytes;
+    apr_size_t len;
+    apr_time_t mtime;               /* the file's modification time */
+    apr_time_t loaded_at;           /* 0: no good load */
     apr_interval_time_t loaded_in;
     apr_time_t stale_since;         /* first failed load since; 0: fresh */
-    int generation;                 /* the last that named the file */
+    apr_int32_t generation;         /* the last that named the file */
+} profile_kept_t;
+
+/* One data file's record across restarts.  A build reads the fields
+ * after `kept` only in a holder it made itself (same build, same size,
+ * same PROFILE_STORE_LAYOUT); a holder of another build is replaced by
+ * one of its own that keeps `kept` (profile_holder()). */
+typedef struct {
+    profile_kept_t kept;            /* first */
+    apr_pool_t *store_pool;         /* store and kept.bytes; NULL: none */
+    profile_store_t *store;         /* NULL: none loaded by this build */
+    const char *lost;               /* why another build's last good data
+                                     * cannot be served; NULL: it can */
 } profile_holder_t;
-/* The holder of data file `path` (made if new and `make`), or NULL. */
-profile_holder_t *profile_holder(server_rec *s, const char *path, int make);
+/* The holder of data file `path`, or NULL.  With `make` (post_config,
+ * `build` the running build), made if new, and a holder of another
+ * build replaced by one of this build that keeps what that one kept. */
+profile_holder_t *profile_holder(server_rec *s, const char *path,
+                                 const char *build, int make);
+/* Keeps in h->kept a copy, in pool p, of the bytes of the file at `path`
+ * that `st` was loaded from (read again and compared by size and MD5);
+ * NULL, or why none is kept. */
+const char *profile_holder_keep_bytes(profile_holder_t *h,
+                                      const profile_store_t *st,
+                                      const char *path, apr_pool_t *p);
 /* Frees the holders no section of generation `gen` names. */
 void profile_holders_prune(server_rec *s, int gen);
 

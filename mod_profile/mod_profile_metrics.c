@@ -87,7 +87,7 @@ static const char *metrics_body(server_rec *s, apr_pool_t *p)
     b.p = p;
     for (i = 0; i < n; i++) {
         f[i].d = APR_ARRAY_IDX(files, i, const profile_data_t *);
-        f[i].h = profile_holder(s, f[i].d->path, 0);
+        f[i].h = profile_holder(s, f[i].d->path, NULL, 0);
         f[i].file = label_value(f[i].d->path, p);
     }
 
@@ -115,20 +115,22 @@ static const char *metrics_body(server_rec *s, apr_pool_t *p)
            "When the data served was loaded, in seconds since the epoch "
            "(kept by a restart that found the file unchanged).");
     for (i = 0; i < n; i++) {
-        if (f[i].d->store != NULL && f[i].h && f[i].h->loaded_at != 0) {
+        if (f[i].d->store != NULL && f[i].h
+            && f[i].h->kept.loaded_at != 0) {
             put(&b, apr_psprintf(p, "profile_data_last_load_timestamp_seconds"
                                  "{file=\"%s\"} %.3f\n", f[i].file,
-                                 (double)f[i].h->loaded_at
+                                 (double)f[i].h->kept.loaded_at
                                  / APR_USEC_PER_SEC));
         }
     }
     family(&b, "profile_data_load_duration_seconds",
            "How long loading the data served took, in seconds.");
     for (i = 0; i < n; i++) {
-        if (f[i].d->store != NULL && f[i].h && f[i].h->loaded_in > 0) {
+        if (f[i].d->store != NULL && f[i].h
+            && f[i].h->kept.loaded_in > 0) {
             put(&b, apr_psprintf(p, "profile_data_load_duration_seconds"
                                  "{file=\"%s\"} %.6f\n", f[i].file,
-                                 (double)f[i].h->loaded_in
+                                 (double)f[i].h->kept.loaded_in
                                  / APR_USEC_PER_SEC));
         }
     }

@@ -109,6 +109,39 @@ static int validate(const profile_data_t *d, apr_off_t max_size,
     return d->refuse_at ? !OK : OK;
 }
 
+/* After a failed load, in a holder that another build handed on: loads
+ * the bytes of the last good file it kept (layout-neutral, where its
+ * store is not), as this build and `opts` load a file, to serve them as
+ * the last good data; or says in h->lost why it cannot. */
+static void load_kept(profile_data_t *d, profile_holder_t *h,
+                      const profile_load_opts_t *opts, server_rec *s)
+{
+    profile_load_opts_t o = *opts;
+    profile_store_t *store = NULL;
+    const char *err = NULL;
+    char at[APR_CTIME_LEN];
+
+    o.problems = NULL;
+    if (profile_store_parse_opts(&store, &err, h->kept.bytes, h->kept.len,
+                                 d->path, h->kept.mtime, &o, h->store_pool)
+        != APR_SUCCESS) {
+        h->lost = apr_pstrcat(h->kept.pool, "this build refuses its bytes: ",
+                              err, NULL);
+        apr_pool_destroy(h->store_pool);
+        h->store_pool = NULL;
+        h->kept.bytes = NULL;
+        h->kept.len = 0;
+        h->kept.loaded_at = h->kept.loaded_in = h->kept.stale_since = 0;
+        return;
+    }
+    h->store = store;
+    apr_ctime(at, h->kept.loaded_at);
+    ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PROFILE_LOGNO(0011)
+                 "ProfileData %s: the last good data, loaded %s, was kept "
+                 "by another build of mod_profile; this build loaded the "
+                 "copy of the file's bytes kept with it", d->path, at);
+}
+
 /* The reading the server runs with: keeps the last good data where
  * the file still holds its bytes, else loads, or keeps the last good
  * data after a failed load (d->error says why). */
@@ -118,7 +151,7 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
 {
     profile_load_opts_t opts = {.render = 1};
     profile_store_t *store = NULL;
-    const char *err = NULL;
+    const char *err = NULL, *why;
     apr_pool_t *np = NULL;
     apr_time_t t0 = apr_time_now(), mtime;
     char at[APR_CTIME_LEN];
@@ -126,46 +159,60 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
     opts.compress = d->compress;
     opts.max_size = max_size;
     opts.problems = profile_problems_make(ptemp, 1);
+    /* (profile_holder() gave a holder of this build: h->store is this
+     * build's or NULL.) */
     if (h->store != NULL
-        && profile_file_unchanged(h->store, h->build, d->path, build, &opts,
-                                  &mtime, ptemp)) {
+        && profile_file_unchanged(h->store, h->kept.build, d->path, build,
+                                  &opts, &mtime, ptemp)) {
         /* Last-Modified stays the file's modification time (CONTRACT
          * §5), which a touch moves; the bytes and ETags do not change.
          * The parent alone holds this store now: its children forked
          * with their own copies. */
         h->store->mtime = mtime;
-        h->stale_since = 0;
+        h->kept.mtime = mtime;
+        h->kept.stale_since = 0;
         d->store = h->store;
         d->kept = 1;
-        apr_ctime(at, h->loaded_at);
+        apr_ctime(at, h->kept.loaded_at);
         ap_log_error(APLOG_MARK, APLOG_INFO, 0, s, PROFILE_LOGNO(0006)
                      "ProfileData %s: unchanged, kept the data loaded %s "
                      "(compared in %.3f s)", d->path, at,
                      (apr_time_now() - t0) / 1e6);
         return;
     }
-    if (profile_pool_create_own(&np, h->pool) != APR_SUCCESS) {
+    if (profile_pool_create_own(&np, h->kept.pool) != APR_SUCCESS) {
         err = "out of memory";
     }
     else if (profile_store_load(&store, &err, d->path, &opts, np)
              == APR_SUCCESS) {
+        /* The bytes too, in the store's pool: what another build loads
+         * should this file be bad after an upgrade. */
+        why = profile_holder_keep_bytes(h, store, d->path, np);
         if (h->store_pool != NULL) {
             apr_pool_destroy(h->store_pool);
         }
         trim_heap();
         h->store_pool = np;
         h->store = store;
-        h->loaded_at = apr_time_now();
-        h->loaded_in = h->loaded_at - t0;
-        h->stale_since = 0;
-        apr_cpystrn(h->build, build, sizeof(h->build));
+        h->lost = NULL;
+        h->kept.mtime = store->mtime;
+        h->kept.loaded_at = apr_time_now();
+        h->kept.loaded_in = h->kept.loaded_at - t0;
+        h->kept.stale_since = 0;
         d->store = store;
         /* (LogLevel profile:info shows it.) */
         ap_log_error(APLOG_MARK, APLOG_INFO, 0, s, PROFILE_LOGNO(0006)
                      "ProfileData %s: loaded in %.3f s, %s", d->path,
-                     h->loaded_in / 1e6, store->compressed
+                     h->kept.loaded_in / 1e6, store->compressed
                      ? "with gzip and br forms"
                      : "no compressed forms (compress=off)");
+        if (why != NULL) {
+            ap_log_error(APLOG_MARK, APLOG_WARNING, 0, s,
+                         PROFILE_LOGNO(0013) "ProfileData %s: no copy of "
+                         "the file's bytes is kept (%s): should the module "
+                         "be upgraded while the file is bad, its locations "
+                         "would answer 503 until it loads", d->path, why);
+        }
         return;
     }
     /* Said at every restart, one line: the first problem and how many
@@ -183,11 +230,17 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
     if (np != NULL) {
         apr_pool_destroy(np);
     }
+    if (h->store == NULL && h->kept.bytes != NULL) {
+        load_kept(d, h, &opts, s);
+    }
+    /* What refusing took goes back to the system too (the children fork
+     * from this parent). */
+    trim_heap();
     if (h->store != NULL) {
         d->store = h->store;
         d->stale = 1;
-        if (h->stale_since == 0) {
-            h->stale_since = apr_time_now();
+        if (h->kept.stale_since == 0) {
+            h->kept.stale_since = apr_time_now();
         }
     }
 }
@@ -299,14 +352,14 @@ int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
     for (hi = mc ? apr_hash_first(ptemp, mc->files) : NULL; hi;
          hi = apr_hash_next(hi)) {
         profile_data_t *d = apr_hash_this_val(hi);
-        profile_holder_t *h = profile_holder(s, d->path, 1);
+        profile_holder_t *h = profile_holder(s, d->path, build, 1);
         char since[APR_CTIME_LEN], at[APR_CTIME_LEN];
 
         if (h == NULL) {
             d->error = "out of memory";
         }
         else {
-            h->generation = gen;
+            h->kept.generation = gen;
             load(d, h, build, mc->max_data_size, s, pconf, ptemp);
         }
         if (d->store != NULL) {
@@ -321,14 +374,22 @@ int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
             continue;
         }
         if (d->stale) {
-            apr_ctime(since, h->stale_since);
-            apr_ctime(at, h->loaded_at);
+            apr_ctime(since, h->kept.stale_since);
+            apr_ctime(at, h->kept.loaded_at);
             log_everywhere(d, s, apr_psprintf(ptemp, PROFILE_LOGNO(0003)
                            "ProfileData: %s; still serving the last good "
                            "data, loaded %s (stale since %s)", d->error, at,
                            since), ptemp);
         }
         else {
+            if (h != NULL && h->lost != NULL) {
+                log_everywhere(d, s, apr_psprintf(ptemp, PROFILE_LOGNO(0012)
+                               "ProfileData %s: the last good data of this "
+                               "file was loaded by another build of "
+                               "mod_profile and cannot be served by this "
+                               "one: %s; answering 503 until the file loads",
+                               d->path, h->lost), ptemp);
+            }
             log_everywhere(d, s, apr_psprintf(ptemp, PROFILE_LOGNO(0005)
                            "ProfileData: %s; no good data of this file is "
                            "loaded, so its locations answer 503 until a "

@@ -207,7 +207,8 @@ json_t *profile_status_file(const profile_data_t *d,
     json_t *o = json_object(), *loaded = json_null(), *disk, *lines;
     const char *state = st == NULL ? "unavailable"
                         : d->stale ? "stale" : "fresh";
-    apr_time_t since = h ? h->stale_since : 0, at = h ? h->loaded_at : 0;
+    apr_time_t since = h ? h->kept.stale_since : 0;
+    apr_time_t at = h ? h->kept.loaded_at : 0;
     apr_finfo_t fi;
     char ebuf[120];
     apr_status_t rv;
@@ -226,8 +227,9 @@ json_t *profile_status_file(const profile_data_t *d,
     set(o, "error", jstr(err, p));
     set(o, "staleSince", jtime(since, p));
     set(o, "loadedAt", jtime(at, p));
-    set(o, "loadSeconds", h && h->loaded_in > 0
-        ? json_real((double)h->loaded_in / APR_USEC_PER_SEC) : json_null());
+    set(o, "loadSeconds", h && h->kept.loaded_in > 0
+        ? json_real((double)h->kept.loaded_in / APR_USEC_PER_SEC)
+        : json_null());
     set(o, "keptUnchanged", json_boolean(d->kept));
     if (st != NULL) {
         loaded = json_object();
@@ -301,7 +303,7 @@ json_t *profile_status_model(server_rec *s, apr_pool_t *p)
 
         n[d->store == NULL ? 2 : d->stale ? 1 : 0]++;
         json_array_append_new(data, profile_status_file(d,
-            profile_holder(s, d->path, 0), d->store, d->error, p));
+            profile_holder(s, d->path, NULL, 0), d->store, d->error, p));
     }
     set(o, "version", json_string(PROFILE_VERSION));
     set(o, "generation", json_integer(ap_state_query(AP_SQ_CONFIG_GEN)));

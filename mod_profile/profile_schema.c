@@ -30,7 +30,7 @@ static const profile_field_t experience_fields[] = {
     {"id", PROFILE_K_ID, NULL},
     {"role", PROFILE_K_TEXT, NULL},
     {"company", PROFILE_K_TEXT, NULL},
-    {"companyUrl", PROFILE_K_PLAIN, NULL},
+    {"companyUrl", PROFILE_K_URL, NULL},
     {"context", PROFILE_K_TEXT, NULL},
     {"period", PROFILE_K_TEXT, NULL},
     {"highlights", PROFILE_K_TEXTLIST, NULL},
@@ -41,7 +41,7 @@ static const profile_field_t education_fields[] = {
     {"degree", PROFILE_K_TEXT, NULL},
     {"credential", PROFILE_K_TEXT, NULL},
     {"institution", PROFILE_K_TEXT, NULL},
-    {"institutionUrl", PROFILE_K_PLAIN, NULL},
+    {"institutionUrl", PROFILE_K_URL, NULL},
     {NULL, 0, NULL}
 };
 
@@ -49,14 +49,14 @@ static const profile_field_t contact_entry_fields[] = {
     {"kind", PROFILE_K_KIND, NULL},
     {"label", PROFILE_K_TEXT, NULL},
     {"text", PROFILE_K_TEXT, NULL},
-    {"url", PROFILE_K_PLAIN, NULL},
+    {"url", PROFILE_K_URL, NULL},
     {NULL, 0, NULL}
 };
 
 static const profile_field_t link_fields[] = {
     {"kind", PROFILE_K_KIND, NULL},
     {"text", PROFILE_K_TEXT, NULL},
-    {"url", PROFILE_K_PLAIN, NULL},
+    {"url", PROFILE_K_URL, NULL},
     {NULL, 0, NULL}
 };
 

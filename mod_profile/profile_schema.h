@@ -21,7 +21,7 @@ typedef enum {
                          * array of plain strings per language */
     PROFILE_K_ID,       /* a plain string matching the id pattern */
     PROFILE_K_KIND,     /* a plain string matching the kind pattern */
-    PROFILE_K_PLAIN,    /* a plain string (urls) */
+    PROFILE_K_URL,      /* a plain string: empty or a link (profile_url.h) */
     PROFILE_K_OBJECT,   /* an object described by `sub` */
     PROFILE_K_OBJLIST,  /* an array of objects described by `sub` */
     PROFILE_K_LANGS,    /* the optional "languages" declaration */

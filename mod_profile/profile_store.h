@@ -72,7 +72,24 @@ typedef enum {
     PROFILE_COLL_COUNT
 } profile_coll_e;
 
+/* PROFILE_STORE_LAYOUT: the shape of profile_store_t and of everything
+ * it points to.  Add one to it in every change of that shape (a field
+ * added, removed, moved or retyped here, in profile_coll_t,
+ * profile_item_t, profile_body_t or profile_bytes_t, or a change of what
+ * a pointer points to): a store is kept across a restart only by the
+ * build that made it (mod_profile_holder.c), and this number is one of
+ * the things that tells.  The test build below has a layout of its own
+ * (tests/integration/test_upgrade.py). */
+#if defined(PROFILE_TEST_LAYOUT_VARIANT)
+#define PROFILE_STORE_LAYOUT 1001
+#else
+#define PROFILE_STORE_LAYOUT 1
+#endif
+
 typedef struct {
+#if defined(PROFILE_TEST_LAYOUT_VARIANT)
+    char variant_pad[72];       /* tests only: another layout */
+#endif
     const char *path;           /* the data file */
     int compressed;             /* coded[] forms were rendered */
     apr_time_t mtime;           /* its modification time */

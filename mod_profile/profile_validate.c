@@ -23,6 +23,7 @@
 #include "profile_lang.h"
 #include "profile_schema.h"
 #include "profile_text.h"
+#include "profile_url.h"
 #include "profile_validate.h"
 
 /* A JSON path, built on the stack as validation descends. */
@@ -266,6 +267,24 @@ static int check_unique_id(vctx_t *c, const char *id, const path_t *at)
     return 0;
 }
 
+/* A link (CONTRACT §9, profile_url.h): empty, or an absolute https,
+ * http, mailto or tel URL.  The message quotes at most 64 code points
+ * of the value, and reads no more of it than that needs. */
+static int check_url(vctx_t *c, json_t *v, const path_t *at)
+{
+    const char *s = json_string_value(v);
+    apr_size_t len = json_string_length(v);
+    profile_url_e why = profile_url_check(s, len);
+
+    if (why == PROFILE_URL_OK) {
+        return 0;
+    }
+    return fail(c, at, "\"%s\" is not an " PROFILE_URL_SCHEMES " URL%s",
+                profile_text_printable(s, len < 4 * 65 ? len : 4 * 65, 64,
+                                       c->p),
+                profile_url_why(why));
+}
+
 static int check_value(vctx_t *c, const profile_field_t *f, json_t *v,
                        const path_t *at)
 {
@@ -296,7 +315,7 @@ static int check_value(vctx_t *c, const profile_field_t *f, json_t *v,
         return 0;
     case PROFILE_K_ID:
     case PROFILE_K_KIND:
-    case PROFILE_K_PLAIN:
+    case PROFILE_K_URL:
         if (!json_is_string(v)) {
             return fail(c, at, "expected a plain string (%s is the same in "
                         "every language), found %s", f->name, type_name(v));
@@ -314,6 +333,9 @@ static int check_value(vctx_t *c, const profile_field_t *f, json_t *v,
         }
         if (f->kind == PROFILE_K_ID) {
             return check_unique_id(c, json_string_value(v), at);
+        }
+        if (f->kind == PROFILE_K_URL) {
+            return check_url(c, v, at);
         }
         return 0;
     case PROFILE_K_OBJECT:

@@ -25,6 +25,7 @@
 #include <jansson.h>
 
 #include "profile_store.h"
+#include "profile_text.h"
 #include "profilectl.h"
 #include "pc_jsonresume.h"
 #include "pc_jr.h"
@@ -173,6 +174,7 @@ static int import_contact(jr_import_t *im, json_t **basics, json_t *out)
     const char *phone = pc_jr_neutral(im, basics, "phone", "$.basics");
     const char *url = pc_jr_neutral(im, basics, "url", "$.basics"), *tel, *s;
     size_t n;
+    profile_url_e why;
 
     json_object_set_new(out, "contact", contact);
     json_object_set_new(contact, "contacts", contacts);
@@ -189,8 +191,18 @@ static int import_contact(jr_import_t *im, json_t **basics, json_t *out)
             return -1;
         }
         json_object_set_new(e, "text", json_string(email));
-        json_object_set_new(e, "url", json_string(apr_pstrcat(p, "mailto:",
-                                                             email, NULL)));
+        /* An address with a space or a control character inside is no
+         * link the module serves: the text stays, the link is left
+         * out. */
+        s = email;
+        n = strlen(s);
+        profile_text_trim(&s, &n);
+        s = pc_jr_link(apr_pstrcat(p, "mailto:", apr_pstrmemdup(p, s, n),
+                                   NULL), 0, &why, p);
+        if (s == NULL) {
+            pc_jr_drop(im, "basics.email (as a link)", 1);
+        }
+        json_object_set_new(e, "url", json_string(s ? s : ""));
     }
     if (*phone) {
         char *digits = apr_palloc(p, strlen(phone) + 1), *d = digits;

@@ -15,6 +15,7 @@
 #include <apr_tables.h>
 #include <jansson.h>
 
+#include "profile_text.h"
 #include "pc_jr.h"
 
 /* type: 's' string, 'd' date, 'l' array of strings, '*' anything (not
@@ -321,33 +322,66 @@ static int list_item(jr_import_t *im, int l, json_t *list, size_t i,
     return 0;
 }
 
-/* A URL as a link needs it: "example.com/x" (no scheme) becomes
- * "https://example.com/x", "//host/x" "https://host/x"; a relative one
- * ("./cv.pdf", "/about") means nothing outside its site and is not
- * imported. */
+/* Whether u begins with a scheme, "NAME:" (RFC 3986 §3.1).  A name with
+ * a dot is a host before its port ("example.com:8080/x"), not a
+ * scheme. */
+static int has_scheme(const char *u)
+{
+    const char *s = u;
+
+    if (!apr_isalpha(*s)) {
+        return 0;
+    }
+    while (apr_isalnum(*s) || *s == '+' || *s == '-') {
+        s++;
+    }
+    return *s == ':';
+}
+
+const char *pc_jr_link(const char *u, int bare, profile_url_e *why,
+                       apr_pool_t *p)
+{
+    apr_size_t n = strlen(u), host;
+
+    profile_text_trim(&u, &n);
+    u = apr_pstrmemdup(p, u, n);
+    if (n > 0 && !has_scheme(u)) {
+        host = strcspn(u, "/?#");
+        if (u[0] == '/' && u[1] == '/') {
+            u = apr_pstrcat(p, "https:", u, NULL);
+        }
+        else if (bare || (apr_isalnum(*u) && memchr(u, '.', host)
+                          && !strpbrk(u, " \t"))) {
+            u = apr_pstrcat(p, "https://", u, NULL);
+        }
+    }
+    *why = profile_url_check(u, strlen(u));
+    return *why == PROFILE_URL_OK ? u : NULL;
+}
+
+const char *pc_jr_link_dropped(profile_url_e why)
+{
+    return why == PROFILE_URL_RELATIVE
+           ? "relative" : "not an " PROFILE_URL_SCHEMES " URL";
+}
+
+/* A URL as a link needs it (pc_jr_link): "example.com/x" (no scheme)
+ * becomes "https://example.com/x", "//host/x" "https://host/x".  A
+ * relative one ("./cv.pdf", "/about") means nothing outside its site,
+ * and one of another scheme ("javascript:", "ftp:") or malformed is no
+ * link a page may render: neither is imported (CONTRACT §9). */
 static void check_url(jr_import_t *im, json_t *e, const char *path)
 {
-    const char *u = json_string_value(json_object_get(e, "url")), *s;
-    size_t host;
+    profile_url_e why;
+    const char *u = pc_jr_link(json_string_value(json_object_get(e, "url")),
+                               0, &why, im->c.p);
 
-    for (s = u; apr_isalnum(*s) || *s == '+' || *s == '.' || *s == '-';
-         s++) {
-    }
-    if (apr_isalpha(*u) && *s == ':') {
-        return;                         /* a scheme */
-    }
-    if (u[0] == '/' && u[1] == '/') {
-        json_object_set_new(e, "url", json_string(
-            apr_pstrcat(im->c.p, "https:", u, NULL)));
+    if (u != NULL) {
+        json_object_set_new(e, "url", json_string(u));
         return;
     }
-    host = strcspn(u, "/?#");
-    if (apr_isalnum(*u) && memchr(u, '.', host) && !strpbrk(u, " \t")) {
-        json_object_set_new(e, "url", json_string(
-            apr_pstrcat(im->c.p, "https://", u, NULL)));
-        return;
-    }
-    pc_jr_drop(im, apr_pstrcat(im->c.p, path, ".url (relative)", NULL), 1);
+    pc_jr_drop(im, apr_pstrcat(im->c.p, path, ".url (",
+                               pc_jr_link_dropped(why), ")", NULL), 1);
     json_object_del(e, "url");
 }
 

@@ -25,6 +25,8 @@
 #include <apr_tables.h>
 #include <jansson.h>
 
+#include "profile_url.h"
+
 #define JR_SEP " \xc2\xb7 "             /* " · " joins parts of a text */
 #define JR_MAX_LANGS 16
 #define SZ "%" APR_SIZE_T_FMT      /* APR's formatter has no %zu */
@@ -136,6 +138,17 @@ int pc_jr_check_doc(jr_import_t *im, int l);
 const char *pc_jr_dropped_list(jr_import_t *im);
 /* Counts n more of member `what` as not imported. */
 void pc_jr_drop(jr_import_t *im, const char *what, int n);
+/* u as a link of the data file (CONTRACT §9, profile_url.h): trimmed,
+ * and with "https:" before "//host/x", "https://" before a host without
+ * a scheme ("example.com/x", "example.com:8080"; with `bare`, before
+ * anything without one, as a field that only holds websites means).
+ * Returns it (in p; "" for nothing), or NULL with *why saying what it
+ * is: every import leaves out, and counts, what the module refuses. */
+const char *pc_jr_link(const char *u, int bare, profile_url_e *why,
+                       apr_pool_t *p);
+/* Why a link was left out, for the "not imported" summary:
+ * "relative", "not an https, http, mailto or tel URL". */
+const char *pc_jr_link_dropped(profile_url_e why);
 
 /* pc_import_align.c */
 const char *pc_jr_entry_label(json_t *e, const jr_array_t *a,

@@ -328,16 +328,18 @@ static const char *network_of(const char *host)
 
 /* Profile.csv Websites: "PORTFOLIO:url, BLOG:url" (2018) or
  * "[PERSONAL:url]", "[BLOG:url,OTHER:url]" (newer); a URL may lack its
- * scheme.  The first site of the person's own becomes basics.url (a
- * "website" link whose text is its host), the others profiles named by
- * their network (kind github, gitlab...), or "Website". */
+ * scheme (pc_jr_link).  The first site of the person's own becomes
+ * basics.url (a "website" link whose text is its host), the others
+ * profiles named by their network (kind github, gitlab...), or
+ * "Website". */
 static void import_websites(li_t *li, json_t *basics, const char *field)
 {
     apr_pool_t *p = li->im.c.p;
     json_t *profiles = json_object_get(basics, "profiles"), *pr;
-    char *list = apr_pstrdup(p, field), *last, *t, *colon;
+    char *list = apr_pstrdup(p, field), *last, *t, *colon, *k;
     const char *url, *net, *host;
     size_t n;
+    profile_url_e why;
 
     if (*list == '[') {
         list++;
@@ -352,16 +354,26 @@ static void import_websites(li_t *li, json_t *basics, const char *field)
             t++;
         }
         /* "KIND:url": the kind is LinkedIn's (PORTFOLIO, BLOG...), not
-         * the host's; "https://..." has no kind. */
+         * the host's; "https://...", "example.com:8080" and
+         * "javascript:..." have no kind. */
         colon = strchr(t, ':');
-        url = colon && strncmp(colon, "://", 3) != 0 ? colon + 1 : t;
+        for (k = t; k < colon && (apr_isupper(*k) || *k == '_'); k++) {
+        }
+        url = colon && k == colon && k > t && strncmp(colon, "://", 3) != 0
+              ? colon + 1 : t;
         url = apr_pstrdup(p, url);
         apr_collapse_spaces((char *)url, url);
         if (!*url) {
             continue;
         }
-        if (strstr(url, "://") == NULL) {
-            url = apr_pstrcat(p, "https://", url, NULL);
+        /* A site without a scheme is https; one the module would refuse
+         * ("javascript:", "ftp:") is counted, not imported. */
+        url = pc_jr_link(url, 1, &why, p);
+        if (url == NULL) {
+            pc_jr_drop(&li->im, apr_pstrcat(p, "Profile.csv Websites (",
+                                            pc_jr_link_dropped(why), ")",
+                                            NULL), 1);
+            continue;
         }
         host = host_of(url, p);
         net = network_of(host);

@@ -51,7 +51,7 @@ static json_t *skeleton(const profile_field_t *fields,
         case PROFILE_K_KIND:
             v = json_string("example");
             break;
-        case PROFILE_K_PLAIN:
+        case PROFILE_K_URL:
             v = json_string("");
             break;
         case PROFILE_K_OBJECT:

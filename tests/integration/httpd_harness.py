@@ -536,6 +536,7 @@ class Httpd:
         self.core_dir = os.path.join(root, "cores")
         self.log_checked = 0        # bytes of the error log already judged
         self.pid = None
+        self.module = MODULE        # the .so its LoadModule names
         os.makedirs(os.path.join(root, "logs"), exist_ok=True)
         os.makedirs(os.path.join(root, "htdocs"), exist_ok=True)
         os.makedirs(self.core_dir, exist_ok=True)
@@ -567,7 +568,7 @@ DocumentRoot "{root}/htdocs"
 
 {body}
 """.format(root=self.root, port=self.port, core_dir=self.core_dir,
-           modules=CONFIGURATION.prologue(MODULE)[0], user=user,
+           modules=CONFIGURATION.prologue(self.module)[0], user=user,
            body=self.body)
         with open(self.conf, "w") as f:
             f.write(conf)

@@ -95,6 +95,14 @@ BAD_FILES = {
                             ["$.profile.headline"]),
     "bad_kind": (_set(["contact", "links", 0, "kind"], "Linked In"),
                  ["$.contact.links[0].kind"]),
+    # CONTRACT §9 (revised 2026-11-26): a page renders links.
+    "script_url": (_set(["contact", "links", 0, "url"],
+                        "javascript:alert(document.cookie)"),
+                   ['$.contact.links[0].url: "javascript:alert(document.'
+                    'cookie)" is not an https, http, mailto or tel URL']),
+    "relative_url": (_set(["experience", 2, "companyUrl"], "/about"),
+                     ['$.experience[2].companyUrl: "/about" is not an '
+                      'https, http, mailto or tel URL']),
 }
 
 

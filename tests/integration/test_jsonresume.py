@@ -480,6 +480,88 @@ def test_url_in_one_language_only_is_used(tmp_path):
         "http://richardhendricks.example.com"
 
 
+NOT_A_LINK = "(not an https, http, mailto or tel URL)"
+
+
+def test_links_the_module_would_refuse_are_not_imported(tmp_path,
+                                                         loader_accepts):
+    # CONTRACT §9: a page renders url fields as links.  A script, a
+    # data: URL or another scheme is counted, never written.
+    en, es = load("sample.en.json"), load("sample.es.json")
+    for doc in (en, es):
+        doc["work"][0]["url"] = "javascript:alert(document.cookie)"
+        doc["basics"]["profiles"][0]["url"] = "JaVaScRiPt:alert(1)"
+        doc["education"][0]["url"] = "ftp://files.example/diploma.pdf"
+    es["basics"]["url"] = "data:text/html,<script>alert(1)</script>"
+    cp = profilectl("import-jsonresume", *_pair(tmp_path, en, es))
+    assert cp.returncode == 0, cp.stderr
+    assert "javascript:" not in cp.stdout.lower() and "data:" not in \
+        cp.stdout and "ftp:" not in cp.stdout
+    d = json.loads(cp.stdout)
+    assert d["experience"][0]["companyUrl"] == ""
+    assert d["education"][0]["institutionUrl"] == ""
+    # The website of the language that has one is the link.
+    assert [k["url"] for k in d["contact"]["links"]] == [
+        "http://richardhendricks.example.com",
+        "https://soundcloud.example.com/dandymusicnl"]
+    assert "1 × basics.url %s" % NOT_A_LINK in cp.stderr
+    assert "2 × work[].url %s" % NOT_A_LINK in cp.stderr, cp.stderr
+    assert "1 × work[].url" not in cp.stderr
+    assert "2 × education[].url %s" % NOT_A_LINK in cp.stderr
+    assert "2 × basics.profiles[].url %s" % NOT_A_LINK in cp.stderr
+    ok, out = loader_accepts(write(tmp_path / "profile.json", d))
+    assert ok, out
+    # --strict: what is left out is a problem.
+    cp = profilectl("import-jsonresume", *_pair(tmp_path, en, es),
+                    "--strict")
+    assert cp.returncode == 1 and cp.stdout == ""
+    assert "work[].url %s" % NOT_A_LINK in cp.stderr, cp.stderr
+
+
+@pytest.mark.parametrize("value,url", [
+    ("example.com/x", "https://example.com/x"),
+    ("example.com:8080/x", "https://example.com:8080/x"),
+    ("//example.com/x", "https://example.com/x"),
+    ("  https://example.com/x\n", "https://example.com/x"),
+    ("HTTPS://Example.com", "HTTPS://Example.com"),
+    ("mailto:jobs@example.com", "mailto:jobs@example.com"),
+    ("./cv.pdf", None), ("/about", None), ("#", None),
+    ("https://", NOT_A_LINK), ("https:/example.com", NOT_A_LINK),
+    ("https://example.com/a b", NOT_A_LINK), ("tel:", NOT_A_LINK),
+    ("localhost:3000", NOT_A_LINK),
+])
+def test_a_link_is_made_absolute_or_left_out(tmp_path, value, url):
+    en = load("sample.en.json")
+    en["work"][0]["url"] = value
+    cp = profilectl("import-jsonresume", write(tmp_path / "r.en.json", en))
+    assert cp.returncode == 0, cp.stderr
+    got = json.loads(cp.stdout)["experience"][0]["companyUrl"]
+    if url is None:
+        assert got == "" and "1 × work[].url (relative)" in cp.stderr
+    elif url == NOT_A_LINK:
+        assert got == "" and "1 × work[].url %s" % url in cp.stderr, \
+            cp.stderr
+    else:
+        assert got == url and "work[].url (" not in cp.stderr
+
+
+def test_an_address_that_is_no_mailto_link_keeps_its_text(tmp_path):
+    en = load("sample.en.json")
+    en["basics"]["email"] = "richard hendriks@mail.com"
+    cp = profilectl("import-jsonresume", write(tmp_path / "r.en.json", en))
+    assert cp.returncode == 0, cp.stderr
+    email = json.loads(cp.stdout)["contact"]["contacts"][0]
+    assert email["text"] == "richard hendriks@mail.com"
+    assert email["url"] == ""
+    assert "1 × basics.email (as a link)" in cp.stderr
+    # Spaces around it are no part of the address.
+    en["basics"]["email"] = " richard@mail.com "
+    cp = profilectl("import-jsonresume", write(tmp_path / "r.en.json", en))
+    email = json.loads(cp.stdout)["contact"]["contacts"][0]
+    assert email["url"] == "mailto:richard@mail.com"
+    assert "basics.email" not in cp.stderr
+
+
 def test_skills_in_one_language_only_are_named(tmp_path):
     en, es = load("sample.en.json"), load("sample.es.json")
     del es["skills"][1]

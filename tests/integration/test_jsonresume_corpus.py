@@ -108,16 +108,47 @@ def _content(v):
     return v not in (None, "", [], {})
 
 
-def _relative(url):
-    """A URL that only means something on its own site (./cv.pdf): the
-    import cannot make it a link.  Scheme-less hosts (example.com/x) get
-    https:// instead."""
-    if not isinstance(url, str) or not url:
+def _url_ok(url):
+    """CONTRACT §9: empty, or an absolute https, http, mailto or tel URL
+    (mod_profile/profile_url.c, written again here)."""
+    if url == "":
+        return True
+    m = re.match(r"^([A-Za-z][A-Za-z0-9+.-]*):", url)
+    if not m or m.group(1).lower() not in ("https", "http", "mailto",
+                                           "tel"):
         return False
-    if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", url) or url.startswith("//"):
+    if any(ord(c) <= 0x20 or ord(c) == 0x7F for c in url):
         return False
-    host = re.split(r"[/?#]", url, 1)[0]
-    return not (url[0].isalnum() and "." in host and " " not in url)
+    rest = url[len(m.group(0)):]
+    if m.group(1).lower() in ("mailto", "tel"):
+        return rest != ""
+    if not rest.startswith("//"):
+        return False
+    host = re.split(r"[/?#]", rest[2:], 1)[0].rpartition("@")[2]
+    if host.startswith("["):
+        return host.find("]") > 1
+    return host.partition(":")[0] != ""
+
+
+def _link_dropped(url):
+    """Why the import leaves a URL out ("relative", "not an https, http,
+    mailto or tel URL"), or None when it is imported: trimmed, and
+    https:// before a host without a scheme (example.com/x,
+    example.com:8080/x, //host/x).  A relative URL (./cv.pdf) only means
+    something on its own site."""
+    if not isinstance(url, str):
+        return None
+    url = url.strip(" \t\r\n\f\v")
+    if url and not re.match(r"^[A-Za-z][A-Za-z0-9+-]*:", url):
+        host = re.split(r"[/?#]", url, 1)[0]
+        if url.startswith("//"):
+            url = "https:" + url
+        elif url[0].isalnum() and "." in host and not re.search(r"[ \t]",
+                                                                url):
+            url = "https://" + url
+        else:
+            return "relative"
+    return None if _url_ok(url) else "not an https, http, mailto or tel URL"
 
 
 def _entry(counts, path, e):
@@ -128,7 +159,7 @@ def _entry(counts, path, e):
                 _entry(counts, "basics.profiles[]", pr)
                 url = pr.get("url")
                 if _content(pr.get("network")) and (not _content(url)
-                                                   or _relative(url)):
+                                                   or _link_dropped(url)):
                     # A network without a URL is not a link.
                     counts["basics.profiles[] (no URL)"] += 1
             continue
@@ -144,11 +175,13 @@ def _entry(counts, path, e):
         if p in ALIASES:
             current = e.get(ALIASES[p])
             if not _content(current) or current == v:
-                if ALIASES[p] == "url" and _relative(current or v):
-                    counts[path + ".url (relative)"] += 1
+                why = _link_dropped(current or v)
+                if ALIASES[p] == "url" and _content(current or v) and why:
+                    counts["%s.url (%s)" % (path, why)] += 1
                 continue
-        elif p.endswith(".url") and p in MAPPED and _relative(v):
-            counts[p + " (relative)"] += 1
+        elif p.endswith(".url") and p in MAPPED and _content(v) and \
+                _link_dropped(v):
+            counts["%s (%s)" % (p, _link_dropped(v))] += 1
             continue
         elif p in MAPPED:
             continue
@@ -158,6 +191,7 @@ def _entry(counts, path, e):
 
 def expected_not_imported(docs):
     """member -> count: what the summary must name, from the inputs."""
+    docs = list(docs)
     counts = collections.Counter()
     for doc in docs:
         for k, v in doc.items():
@@ -170,6 +204,11 @@ def expected_not_imported(docs):
                     _entry(counts, k + "[]", e)
             elif _content(v):
                 counts[k] += len(v) if isinstance(v, list) else 1
+    # The address of the first language that has one, as a mailto: link.
+    email = next((d["basics"]["email"] for d in docs
+                  if _content(d.get("basics", {}).get("email"))), "")
+    if email and not _url_ok("mailto:" + email.strip(" \t\r\n\f\v")):
+        counts["basics.email (as a link)"] += 1
     return counts
 
 

@@ -15,6 +15,7 @@ import glob
 import io
 import json
 import os
+import shutil
 import zipfile
 
 import pytest
@@ -102,6 +103,37 @@ def test_profile_csv_gives_name_headline_summary_and_links():
         ("website", "http://example.com"),
         ("github", "https://github.com/example-user"),
         ("website", "https://example.org/blog")]     # no scheme: https
+
+
+def test_websites_the_module_would_refuse_are_counted_not_imported(
+        tmp_path):
+    # CONTRACT §9: links are https, http, mailto or tel URLs.  A site
+    # without a scheme is https; a script or another scheme is left out
+    # and named in the summary.
+    src = os.path.join(LI_DATA, "81-constructed-2018-profile")
+    export = tmp_path / "export"
+    shutil.copytree(src, export)
+    profile = export / "Profile.csv"
+    text = profile.read_text(encoding="utf-8")
+    old = ("PORTFOLIO:http://example.com, PORTFOLIO:https://github.com/"
+           "example-user, BLOG:example.org/blog")
+    assert old in text
+    profile.write_text(text.replace(old, (
+        "PORTFOLIO:javascript:alert(1), javascript:alert(2), "
+        "OTHER:ftp://files.example/cv.pdf, PORTFOLIO:example.com:8080/x, "
+        "OTHER:https://github.com/example-user")), encoding="utf-8")
+    cp = _import(str(export))
+    assert cp.returncode == 0, cp.stderr
+    assert "javascript:" not in cp.stdout and "ftp:" not in cp.stdout
+    d = json.loads(cp.stdout)
+    assert [(k["kind"], k["url"]) for k in d["contact"]["links"]] == [
+        ("website", "https://example.com:8080/x"),
+        ("github", "https://github.com/example-user")]
+    assert "3 × Profile.csv Websites (not an https, http, mailto or tel " \
+        "URL)" in cp.stderr, cp.stderr
+    out = tmp_path / "profile.json"
+    out.write_text(cp.stdout, encoding="utf-8")
+    assert profilectl("check", out).returncode == 0
 
 
 def test_descriptions_give_context_and_bullet_highlights():

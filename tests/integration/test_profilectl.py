@@ -129,6 +129,24 @@ class TestCheck:
         cp = ctl("check", "--json", h.SAMPLE_DATA, check_rc=0)
         assert json.loads(cp.stdout) == []
 
+    def test_a_script_link_is_a_problem_of_the_data(self, workdir, sample):
+        # CONTRACT §9 (revised 2026-11-26), review D10: exit 1, the
+        # path and the value, where the value stands.
+        d = copy.deepcopy(sample)
+        d["contact"]["links"][0]["url"] = "javascript:alert(document.cookie)"
+        d["education"][0]["institutionUrl"] = "https://"
+        path = write(workdir, "ctl-js.json", d)
+        got = lines(ctl("check", path, check_rc=1))
+        assert len(got) == 2, got
+        assert re.match(re.escape(path) + r":\d+:\d+: \$\.education\[0\]"
+                        r"\.institutionUrl: \"https://\" is not an https, "
+                        r"http, mailto or tel URL \(https and http need "
+                        r"\"//\" and a host\)$", got[0]), got[0]
+        assert re.match(re.escape(path) + r":\d+:\d+: \$\.contact\.links"
+                        r"\[0\]\.url: \"javascript:alert\(document\."
+                        r"cookie\)\" is not an https, http, mailto or tel "
+                        r"URL$", got[1]), got[1]
+
 
 class TestConfigtestMessage:
     # CONTRACT §9: each problem (the first ten, then how many more).

@@ -3,7 +3,7 @@
  * test_validate.c -- a refused data file's problems (CONTRACT §9): every
  * one listed, in file order, a wrong type hiding what it holds, one
  * problem for a syntax error, and the loader's one message with the
- * first ten and "and N more".
+ * first ten and "and N more"; the links' schemes (profile_url.h).
  *
  * Documents are the sample data with edits made through jansson (which
  * keeps members in file order), then parsed by profile_store_parse_opts
@@ -18,6 +18,7 @@
 
 #include "unit.h"
 #include "profile_store.h"
+#include "profile_url.h"
 #include "profile_validate.h"
 
 #define DOC_NAME "mem.json"
@@ -407,6 +408,145 @@ static void unreadable_file_is_one_problem_without_path(void **state)
         p));
 }
 
+
+/* ----------------------------------------------- links (§9, D10) */
+
+/* The sample with contact.links[0].url set to s[0..len). */
+static result_t with_link(apr_pool_t *p, const char *s, size_t len)
+{
+    json_t *d = sample();
+
+    json_object_set_new(at(d, (const char *[]){"contact", "links", "#0",
+                                               NULL}),
+                        "url", json_stringn(s, len));
+    return parse_doc(p, d);
+}
+
+static void links_of_the_four_schemes_are_accepted(void **state)
+{
+    static const char *const good[] = {
+        "", "https://x.example/", "HTTP://X", "Https://x.example:8443/a?b#c",
+        "http://user@x.example", "https://[2001:db8::1]/",
+        "https://b\xc3\xbc" "cher.example/", "mailto:a@b.example",
+        "MAILTO:a@b.example?subject=Hi", "tel:+34600000000", "TeL:+1-555",
+        NULL
+    };
+    apr_pool_t *p = POOL(state);
+    int i;
+
+    for (i = 0; good[i]; i++) {
+        result_t r = with_link(p, good[i], strlen(good[i]));
+
+        if (r.problems->nelts != 0) {
+            print_error("%s: %s\n", good[i], nth(&r, 0)->text);
+        }
+        assert_int_equal(r.problems->nelts, 0);
+        assert_int_equal(r.rv, APR_SUCCESS);
+        assert_int_equal(profile_url_check(good[i], strlen(good[i])),
+                         PROFILE_URL_OK);
+    }
+}
+
+static void links_of_other_forms_are_data_problems(void **state)
+{
+    static const struct {
+        const char *url;
+        profile_url_e why;
+        const char *quoted;     /* how the message quotes it */
+    } bad[] = {
+        {"javascript:alert(1)", PROFILE_URL_SCHEME, NULL},
+        {"JaVaScRiPt:alert(document.cookie)", PROFILE_URL_SCHEME, NULL},
+        {"data:text/html,<script>alert(1)</script>", PROFILE_URL_SCHEME,
+         NULL},
+        {"vbscript:msgbox", PROFILE_URL_SCHEME, NULL},
+        {"ftp://files.example/cv.pdf", PROFILE_URL_SCHEME, NULL},
+        {"httpx://x.example", PROFILE_URL_SCHEME, NULL},
+        {"/relative", PROFILE_URL_RELATIVE, NULL},
+        {"//host/path", PROFILE_URL_RELATIVE, NULL},
+        {"example.com", PROFILE_URL_RELATIVE, NULL},
+        {" https://x.example/", PROFILE_URL_RELATIVE, NULL},
+        {"https:/x", PROFILE_URL_NO_HOST, NULL},
+        {"https:x.example", PROFILE_URL_NO_HOST, NULL},
+        {"https://", PROFILE_URL_NO_HOST, NULL},
+        {"http://:80/", PROFILE_URL_NO_HOST, NULL},
+        {"https://user@/x", PROFILE_URL_NO_HOST, NULL},
+        {"https://[]/", PROFILE_URL_NO_HOST, NULL},
+        {"mailto:", PROFILE_URL_NO_TARGET, NULL},
+        {"tel:", PROFILE_URL_NO_TARGET, NULL},
+        {"https://x.example/a b", PROFILE_URL_BAD_CHAR, NULL},
+        {"https://x.example/\n", PROFILE_URL_BAD_CHAR,
+         "https://x.example/%0A"},
+        {"mailto:a@b.example\x7f", PROFILE_URL_BAD_CHAR,
+         "mailto:a@b.example%7F"},
+    };
+    apr_pool_t *p = POOL(state);
+    size_t i;
+
+    for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        size_t len = strlen(bad[i].url);
+        result_t r = with_link(p, bad[i].url, len);
+
+        assert_int_equal(profile_url_check(bad[i].url, len), bad[i].why);
+        assert_int_not_equal(r.rv, APR_SUCCESS);
+        assert_int_equal(r.problems->nelts, 1);
+        assert_problem(&r, 0, "$.contact.links[0].url",
+                       apr_psprintf(p, "\"%s\" is not an https, http, "
+                                    "mailto or tel URL%s",
+                                    bad[i].quoted ? bad[i].quoted
+                                                  : bad[i].url,
+                                    profile_url_why(bad[i].why)));
+        assert_has(r.err, "$.contact.links[0].url: \"");
+    }
+    /* The loader refuses a NUL in any string; the rule itself judges
+     * the whole value, not what comes before a NUL. */
+    assert_int_equal(profile_url_check("https://x.example/\0javascript:",
+                                       30), PROFILE_URL_BAD_CHAR);
+}
+
+static void every_link_field_is_judged(void **state)
+{
+    json_t *d = sample();
+    result_t r;
+
+    json_object_set_new(at(d, (const char *[]){"experience", "#1", NULL}),
+                        "companyUrl", json_string("javascript:void(0)"));
+    json_object_set_new(at(d, (const char *[]){"education", "#0", NULL}),
+                        "institutionUrl", json_string("/campus"));
+    json_object_set_new(at(d, (const char *[]){"contact", "contacts", "#0",
+                                               NULL}),
+                        "url", json_string("mailto:"));
+    r = parse_doc(POOL(state), d);
+    assert_int_equal(r.problems->nelts, 3);
+    assert_problem(&r, 0, "$.experience[1].companyUrl",
+                   "\"javascript:void(0)\" is not an https, http, mailto or "
+                   "tel URL");
+    assert_problem(&r, 1, "$.education[0].institutionUrl",
+                   "\"/campus\" is not an https, http, mailto or tel URL");
+    assert_problem(&r, 2, "$.contact.contacts[0].url",
+                   "\"mailto:\" is not an https, http, mailto or tel URL "
+                   "(nothing after the colon)");
+}
+
+static void a_long_bad_link_is_cut_in_its_message(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    size_t n = 100000, i;
+    char *s = apr_palloc(p, n);
+    result_t r;
+    const char *text;
+
+    memcpy(s, "javascript:", 11);
+    for (i = 11; i < n; i++) {
+        s[i] = 'a';
+    }
+    r = with_link(p, s, n);
+    assert_int_equal(r.problems->nelts, 1);
+    text = nth(&r, 0)->text;
+    assert_has(text, "\"javascript:aaaa");
+    assert_has(text, "...\" is not an https, http, mailto or tel URL");
+    assert_true(strlen(text) < 200);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -423,6 +563,10 @@ int main(void)
         UNIT_TEST(message_lists_the_first_ten_then_how_many_more),
         UNIT_TEST(ten_problems_need_no_more_line),
         UNIT_TEST(unreadable_file_is_one_problem_without_path),
+        UNIT_TEST(links_of_the_four_schemes_are_accepted),
+        UNIT_TEST(links_of_other_forms_are_data_problems),
+        UNIT_TEST(every_link_field_is_judged),
+        UNIT_TEST(a_long_bad_link_is_cut_in_its_message),
     };
 
     return cmocka_run_group_tests(tests, unit_group_setup,
