@@ -6,8 +6,9 @@
  *
  *   mod_profile.c         the module record, hooks and the request glue
  *   mod_profile_config.c  directives, per-directory and per-server
- *                         configuration, merges, the one place each
- *                         directive's default is resolved
+ *                         configuration and their merges
+ *   mod_profile_settings.c  the one place each directive's default is
+ *                         resolved; where each setting is written
  *   mod_profile_holder.c  the one record per data file kept across
  *                         restarts
  *   mod_profile_reload.c  validating and loading data files; what a
@@ -127,6 +128,8 @@ void *profile_merge_srv_conf(apr_pool_t *p, void *basev, void *addv);
 /* The module's configuration of the generation whose pool is `pconf`,
  * made if new; with pconf NULL, the current one, or NULL. */
 profile_mod_conf_t *profile_mod_conf(apr_pool_t *pconf);
+
+/* mod_profile_settings.c */
 /* Each directive's value with its default resolved (as mod_md's
  * md_config_get*): the only place the defaults are known. */
 int profile_conf_max_age(const profile_dir_conf_t *conf);
@@ -145,6 +148,15 @@ int profile_conf_compress(const profile_use_t *u, const char **at,
 void profile_conf_files(apr_pool_t *ptemp);
 /* The rest of `uri` below `base` ("" or "/..."), or NULL. */
 const char *profile_below(const char *uri, const char *base);
+/* A copy of URL path `path` without trailing slashes ("/" gives ""). */
+const char *profile_base_of(const char *path, apr_pool_t *p);
+/* The sections directive `d` stands in, as written (NULL: none), and
+ * the path of the plain <Location> it stands in (else NULL). */
+const char *profile_section_of(const ap_directive_t *d, apr_pool_t *p);
+const char *profile_location_of(const ap_directive_t *d, apr_pool_t *p);
+/* Notes where the directive being read sets a request-time value. */
+void profile_setting_record(cmd_parms *cmd, const profile_dir_conf_t *conf,
+                            const char *value);
 
 /* mod_profile_holder.c */
 #define PROFILE_BUILD_LEN 128
@@ -221,6 +233,11 @@ int profile_file_unchanged(const profile_store_t *st, const char *st_build,
 /* A JSON string of s (NULL: null); bytes that are not UTF-8 become
  * '?' (a path may hold any bytes).  *text, if not NULL, gets its text. */
 json_t *profile_jstr(const char *s, const char **text, apr_pool_t *p);
+/* `v`, a scalar or an array of scalars, as text (NULL: none); the items
+ * of array `a` as text, joined by `sep`. */
+const char *profile_json_text(const json_t *v, apr_pool_t *p);
+const char *profile_json_list(const json_t *a, const char *sep,
+                              apr_pool_t *p);
 /* A server as name:port (the main server: its name). */
 const char *profile_server_name(const server_rec *s, apr_pool_t *p);
 /* The running configuration's data files, sorted by path (NULL: none). */

@@ -13,7 +13,6 @@
 #include "http_config.h"
 #include "http_core.h"
 
-#include <apr_fnmatch.h>
 #include <apr_lib.h>
 #include <apr_strings.h>
 
@@ -106,82 +105,6 @@ void *profile_merge_srv_conf(apr_pool_t *p, void *basev, void *addv)
     return sc;
 }
 
-int profile_conf_max_age(const profile_dir_conf_t *conf)
-{
-    return conf->max_age >= 0 ? conf->max_age : PROFILE_DEFAULT_MAX_AGE;
-}
-
-const char *profile_conf_cache_control(const profile_dir_conf_t *conf)
-{
-    return conf->max_age >= 0 ? conf->cache_control
-           : "public, max-age=" APR_STRINGIFY(PROFILE_DEFAULT_MAX_AGE);
-}
-
-const char *profile_conf_base(const profile_dir_conf_t *conf)
-{
-    return conf->base_path ? conf->base_path
-           : conf->use ? conf->use->base : NULL;
-}
-
-/* An option of line u (-1: not said) or its server's default. */
-static int option(const profile_use_t *u, int said, int dflt, int srv,
-                  const char *srv_at, const char *what, const char **at,
-                  apr_pool_t *p)
-{
-    int v = said != -1 ? said : srv != -1 ? srv : dflt;
-
-    if (at != NULL) {
-        *at = said != -1 ? apr_psprintf(p, "%s on line %d of %s", what,
-                                        u->line, u->file)
-              : srv != -1 ? srv_at : "default";
-    }
-    return v;
-}
-
-int profile_conf_refuse(const profile_use_t *u, const char **at,
-                        apr_pool_t *p)
-{
-    const profile_srv_conf_t *sc = ap_get_module_config(u->s->module_config,
-                                                        &profile_module);
-
-    return option(u, u->refuse, 0, sc->refuse, sc->refuse_at,
-                  u->refuse == 1 ? "bad=refuse" : "bad=keep", at, p);
-}
-
-int profile_conf_compress(const profile_use_t *u, const char **at,
-                          apr_pool_t *p)
-{
-    const profile_srv_conf_t *sc = ap_get_module_config(u->s->module_config,
-                                                        &profile_module);
-
-    return option(u, u->compress, 1, sc->compress, sc->compress_at,
-                  u->compress == 1 ? "compress=on" : "compress=off", at, p);
-}
-
-void profile_conf_files(apr_pool_t *ptemp)
-{
-    profile_mod_conf_t *mc = profile_mod_conf(NULL);
-    apr_hash_index_t *hi;
-    const char *at;
-    int i;
-
-    for (hi = mc ? apr_hash_first(ptemp, mc->files) : NULL; hi;
-         hi = apr_hash_next(hi)) {
-        profile_data_t *d = apr_hash_this_val(hi);
-
-        for (i = 0; i < d->uses->nelts; i++) {
-            const profile_use_t *u = APR_ARRAY_IDX(d->uses, i,
-                                                   profile_use_t *);
-
-            d->compress |= profile_conf_compress(u, NULL, NULL);
-            if (d->refuse_at == NULL
-                && profile_conf_refuse(u, &at, mc->pool)) {
-                d->refuse_at = at;
-            }
-        }
-    }
-}
-
 /* Below the base means the base itself or base + "/..." (§2). */
 const char *profile_below(const char *uri, const char *base)
 {
@@ -191,77 +114,6 @@ const char *profile_below(const char *uri, const char *base)
            ? uri + n : NULL;
 }
 
-/* A copy of URL path `path` without trailing slashes ("/" gives ""). */
-static const char *base_of(const char *path, apr_pool_t *p)
-{
-    apr_size_t n = strlen(path);
-
-    while (n > 0 && path[n - 1] == '/') {
-        n--;
-    }
-    return apr_pstrmemdup(p, path, n);
-}
-
-/* The sections directive `d` stands in, as written ("<Location /a>
- * <If ...>"; NULL: none), leaving out <VirtualHost> (the server says
- * it). */
-static const char *section_of(const ap_directive_t *d, apr_pool_t *p)
-{
-    const char *s = NULL;
-
-    for (d = d->parent; d != NULL; d = d->parent) {
-        if (strcasecmp(d->directive, "<VirtualHost") != 0) {
-            s = apr_pstrcat(p, d->directive, " ", d->args,
-                            s ? " " : NULL, s, NULL);
-        }
-    }
-    return s;
-}
-
-/* The path of the <Location> section `d` stands in (through <If>),
- * where it applies to every URL below it; else NULL. */
-static const char *location_of(const ap_directive_t *d, apr_pool_t *p)
-{
-    const char *args, *path;
-
-    for (d = d->parent; d != NULL && (strcasecmp(d->directive, "<If") == 0
-                                      || strcasecmp(d->directive, "<ElseIf") == 0
-                                      || strcasecmp(d->directive, "<Else") == 0);
-         d = d->parent) {
-    }
-    if (d == NULL || strcasecmp(d->directive, "<Location") != 0) {
-        return NULL;
-    }
-    args = apr_pstrndup(p, d->args, strcspn(d->args, ">"));
-    path = ap_getword_conf(p, &args);
-    return path[0] == '/' && !apr_fnmatch_test(path) ? base_of(path, p)
-           : NULL;
-}
-
-/* Where a request-time directive is written, for the reports. */
-static void record(cmd_parms *cmd, const profile_dir_conf_t *conf,
-                   const char *value)
-{
-    profile_mod_conf_t *mc = profile_mod_conf(cmd->pool);
-    profile_setting_t *last = mc->settings->nelts == 0 ? NULL
-        : &APR_ARRAY_IDX(mc->settings, mc->settings->nelts - 1,
-                         profile_setting_t);
-    profile_setting_t *set;
-
-    if (last != NULL && last->conf == conf && last->line
-        == cmd->directive->line_num && last->file == cmd->directive->filename) {
-        last->value = apr_pstrcat(cmd->pool, last->value, " ", value, NULL);
-        return;                 /* a second origin on the same line */
-    }
-    set = apr_array_push(mc->settings);
-    set->name = cmd->cmd->name;
-    set->value = value;
-    set->file = cmd->directive->filename;
-    set->line = cmd->directive->line_num;
-    set->section = section_of(cmd->directive, cmd->pool);
-    set->s = cmd->server;
-    set->conf = conf;
-}
 
 /* ProfileData PATH [bad=keep|refuse] [compress=on|off] */
 static const char *set_data(cmd_parms *cmd, void *dconf, int argc,
@@ -315,8 +167,8 @@ static const char *set_data(cmd_parms *cmd, void *dconf, int argc,
     use->s = cmd->server;
     use->file = cmd->directive->filename;
     use->line = cmd->directive->line_num;
-    use->section = section_of(cmd->directive, cmd->pool);
-    use->base = location_of(cmd->directive, cmd->pool);
+    use->section = profile_section_of(cmd->directive, cmd->pool);
+    use->base = profile_location_of(cmd->directive, cmd->pool);
     use->conf = conf;
     APR_ARRAY_PUSH(d->uses, profile_use_t *) = use;
     conf->use = use;
@@ -331,7 +183,7 @@ static const char *set_base_path(cmd_parms *cmd, void *dconf,
     if (arg[0] != '/') {
         return "ProfileBasePath: the base path must start with '/'";
     }
-    conf->base_path = base_of(arg, cmd->pool);
+    conf->base_path = profile_base_of(arg, cmd->pool);
     return NULL;
 }
 
@@ -370,7 +222,7 @@ static const char *set_origin(cmd_parms *cmd, void *dconf, const char *arg)
                "a list of origins)";
     }
     conf->origins_set = 1;
-    record(cmd, conf, arg);
+    profile_setting_record(cmd, conf, arg);
     if (star) {
         conf->origins = NULL;
         return NULL;
@@ -405,7 +257,7 @@ static const char *set_max_age(cmd_parms *cmd, void *dconf, const char *arg)
     conf->max_age = (int)v;
     conf->cache_control = apr_psprintf(cmd->pool, "public, max-age=%d",
                                        conf->max_age);
-    record(cmd, conf, arg);
+    profile_setting_record(cmd, conf, arg);
     return NULL;
 }
 
@@ -417,7 +269,7 @@ static const char *set_default(cmd_parms *cmd, void *dconf, const char *arg)
     profile_srv_conf_t *sc = ap_get_module_config(cmd->server->module_config,
                                                   &profile_module);
     int bad = cmd->info != NULL;
-    const char *err = ap_check_cmd_context(cmd, NOT_IN_DIR_CONTEXT);
+    const char *err = ap_check_cmd_context(cmd, NOT_IN_DIR_LOC_FILE);
     int *v = bad ? &sc->refuse : &sc->compress;
 
     (void)dconf;

@@ -38,8 +38,7 @@
 
 APLOG_USE_MODULE(profile);
 
-/* Hands the memory the JSON parser freed back to the system, so that the
- * children forked after a load do not start with it. */
+/* Gives the memory the parser freed back: children fork without it. */
 static void trim_heap(void)
 {
 #if defined(__GLIBC__)
@@ -245,12 +244,10 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
     }
 }
 
-/* Non-zero in an `httpd -k stop` or `-k graceful-stop`: such a process
- * reads the configuration only to find the pid file, so it must work
- * whatever the data files hold (CONTRACT §9: stop always works).  httpd
- * tells no module what it was asked to do, and its MPM takes "-k ..." out
- * of process->argv; the command line as the kernel keeps it still has it
- * (Linux; elsewhere a stop reads the data files like any other reading). */
+/* Non-zero in an `httpd -k stop` or `-k graceful-stop`, which reads the
+ * configuration only for the pid file (CONTRACT §9: stop always works).
+ * httpd tells no module, and its MPM takes "-k ..." out of argv; the
+ * kernel's copy (Linux) still has it. */
 static int stopping(apr_pool_t *ptemp)
 {
     apr_file_t *f;
@@ -263,20 +260,15 @@ static int stopping(apr_pool_t *ptemp)
         return 0;
     }
     if (apr_file_read_full(f, buf, n, &n) != APR_SUCCESS && n == 0) {
-        apr_file_close(f);
-        return 0;
+        n = 0;
     }
     apr_file_close(f);
     buf[n] = '\0';
     for (i = 0; i < n; i += strlen(buf + i) + 1) {
-        const char *a = buf + i, *k = NULL;
+        const char *a = buf + i;
+        const char *k = strcmp(prev, "-k") == 0 ? a
+                        : strncmp(a, "-k", 2) == 0 && a[2] ? a + 2 : NULL;
 
-        if (strcmp(prev, "-k") == 0) {
-            k = a;
-        }
-        else if (strncmp(a, "-k", 2) == 0 && a[2] != '\0') {
-            k = a + 2;
-        }
         if (k != NULL && (strcmp(k, "stop") == 0
                           || strcmp(k, "graceful-stop") == 0)) {
             return 1;

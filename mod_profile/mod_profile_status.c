@@ -50,6 +50,44 @@ json_t *profile_jstr(const char *s, const char **text, apr_pool_t *p)
 
 #define jstr(s, p) profile_jstr((s), NULL, (p))
 
+/* The items of array `a` as text, joined by `sep`. */
+const char *profile_json_list(const json_t *a, const char *sep, apr_pool_t *p)
+{
+    const char *s = "";
+    size_t i;
+
+    for (i = 0; i < json_array_size(a); i++) {
+        s = apr_pstrcat(p, s, i ? sep : "", profile_json_text(json_array_get(a, i), p),
+                        NULL);
+    }
+    return s;
+}
+
+/* Prints `v`, a scalar or an array of scalars, as text (NULL: none). */
+const char *profile_json_text(const json_t *v, apr_pool_t *p)
+{
+    if (v == NULL) {
+        return NULL;            /* a member the file's state lacks */
+    }
+    switch (json_typeof(v)) {
+    case JSON_STRING:
+        return json_string_value(v);
+    case JSON_INTEGER:
+        return apr_psprintf(p, "%" APR_INT64_T_FMT,
+                            (apr_int64_t)json_integer_value(v));
+    case JSON_REAL:
+        return apr_psprintf(p, "%.6f", json_real_value(v));
+    case JSON_TRUE:
+        return "on";
+    case JSON_FALSE:
+        return "off";
+    case JSON_ARRAY:
+        return profile_json_list(v, " ", p);
+    default:
+        return NULL;
+    }
+}
+
 /* RFC 3339, UTC. */
 static const char *rfc3339(apr_time_t t, apr_pool_t *p)
 {

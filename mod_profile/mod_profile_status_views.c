@@ -33,46 +33,6 @@
 /* ------------------------------------------------------------------ */
 /* server-status                                                       */
 
-static const char *text_of(const json_t *v, apr_pool_t *p);
-
-/* The items of array `a` as text, joined by `sep`. */
-static const char *list_of(const json_t *a, const char *sep, apr_pool_t *p)
-{
-    const char *s = "";
-    size_t i;
-
-    for (i = 0; i < json_array_size(a); i++) {
-        s = apr_pstrcat(p, s, i ? sep : "", text_of(json_array_get(a, i), p),
-                        NULL);
-    }
-    return s;
-}
-
-/* Prints `v`, a scalar or an array of scalars, as text (NULL: none). */
-static const char *text_of(const json_t *v, apr_pool_t *p)
-{
-    if (v == NULL) {
-        return NULL;            /* a member the file's state lacks */
-    }
-    switch (json_typeof(v)) {
-    case JSON_STRING:
-        return json_string_value(v);
-    case JSON_INTEGER:
-        return apr_psprintf(p, "%" APR_INT64_T_FMT,
-                            (apr_int64_t)json_integer_value(v));
-    case JSON_REAL:
-        return apr_psprintf(p, "%.6f", json_real_value(v));
-    case JSON_TRUE:
-        return "on";
-    case JSON_FALSE:
-        return "off";
-    case JSON_ARRAY:
-        return list_of(v, " ", p);
-    default:
-        return NULL;
-    }
-}
-
 /* ?auto: the counts, then per file the members of the second table, as
  * "ProfileData[i]Key: value" (a null value gives no line).  These keys
  * are an interface (docs/operations.md): they change with no JSON name. */
@@ -91,7 +51,7 @@ static const auto_key_t auto_file[] = {
 
 static void auto_line(request_rec *r, const char *key, const json_t *v)
 {
-    const char *s = text_of(v, r->pool);
+    const char *s = profile_json_text(v, r->pool);
     char *c;
 
     if (s != NULL) {
@@ -129,48 +89,48 @@ static const char *line_text(const json_t *u, const char *sep,
     const json_t *here = json_object_get(u, "configuredHere");
     const json_t *other = json_object_get(u, "mayChangeForSomeUrls");
     static const char *const names[] = {"ProfileMaxAge", "ProfileCORSOrigins"};
-    const char *s, *base = text_of(json_object_get(u, "base"), p);
-    const char *section = text_of(json_object_get(u, "section"), p);
+    const char *s, *base = profile_json_text(json_object_get(u, "base"), p);
+    const char *section = profile_json_text(json_object_get(u, "section"), p);
     size_t i;
 
     s = apr_psprintf(p, "ProfileData on line %s of %s, %s, %s%s"
                      "API base %s, bad=%s (%s), compress=%s (%s)",
-                     text_of(json_object_get(u, "line"), p),
-                     text_of(json_object_get(u, "definedIn"), p),
+                     profile_json_text(json_object_get(u, "line"), p),
+                     profile_json_text(json_object_get(u, "definedIn"), p),
                      section ? section : "server level",
-                     text_of(json_object_get(u, "server"), p), sep,
+                     profile_json_text(json_object_get(u, "server"), p), sep,
                      base ? base : "none (not in a <Location>; set "
                                    "ProfileBasePath)",
-                     text_of(json_object_get(u, "badData"), p),
-                     text_of(json_object_get(u, "badDataFrom"), p),
-                     text_of(json_object_get(u, "compression"), p),
-                     text_of(json_object_get(u, "compressionFrom"), p));
+                     profile_json_text(json_object_get(u, "badData"), p),
+                     profile_json_text(json_object_get(u, "badDataFrom"), p),
+                     profile_json_text(json_object_get(u, "compression"), p),
+                     profile_json_text(json_object_get(u, "compressionFrom"), p));
     s = apr_pstrcat(p, s, sep, "in this section:", NULL);
     for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-        const char *v = text_of(json_object_get(here, names[i]), p);
+        const char *v = profile_json_text(json_object_get(here, names[i]), p);
 
         s = apr_pstrcat(p, s, i ? ", " : " ", names[i], " ",
                         v ? v : "not set", NULL);
     }
     for (i = 0; i < json_array_size(other); i++) {
         const json_t *o = json_array_get(other, i);
-        const char *in = text_of(json_object_get(o, "section"), p);
+        const char *in = profile_json_text(json_object_get(o, "section"), p);
 
         s = apr_pstrcat(p, s, i ? "" : sep, i ? "" : "set in other "
                         "sections, which may change it for some URLs:", sep,
-                        "  ", text_of(json_object_get(o, "directive"), p), " ",
-                        text_of(json_object_get(o, "value"), p),
-                        " on line ", text_of(json_object_get(o, "line"), p),
-                        " of ", text_of(json_object_get(o, "definedIn"), p),
+                        "  ", profile_json_text(json_object_get(o, "directive"), p), " ",
+                        profile_json_text(json_object_get(o, "value"), p),
+                        " on line ", profile_json_text(json_object_get(o, "line"), p),
+                        " of ", profile_json_text(json_object_get(o, "definedIn"), p),
                         ", ", in ? in : "server level", ", ",
-                        text_of(json_object_get(o, "server"), p), NULL);
+                        profile_json_text(json_object_get(o, "server"), p), NULL);
     }
     return s;
 }
 
 static const char *h(request_rec *r, const json_t *v)
 {
-    const char *s = text_of(v, r->pool);
+    const char *s = profile_json_text(v, r->pool);
 
     return s ? ap_escape_html(r->pool, s) : "-";
 }
@@ -347,9 +307,9 @@ static void dump_file(apr_file_t *out, const json_t *f, apr_pool_t *p)
     json_t *n;
     size_t i;
 
-    apr_file_printf(out, "  %s\n", text_of(json_object_get(f, "path"), p));
+    apr_file_printf(out, "  %s\n", profile_json_text(json_object_get(f, "path"), p));
     if (recs == NULL) {
-        err = apr_pstrdup(p, text_of(json_object_get(f, "error"), p));
+        err = apr_pstrdup(p, profile_json_text(json_object_get(f, "error"), p));
         apr_file_printf(out, "    data: bad:\n");
         for (line = apr_strtok(err, "\n", &state); line != NULL;
              line = apr_strtok(NULL, "\n", &state)) {
@@ -359,10 +319,10 @@ static void dump_file(apr_file_t *out, const json_t *f, apr_pool_t *p)
     else {
         json_object_foreach((json_t *)recs, key, n) {
             counts = apr_pstrcat(p, counts, *counts ? ", " : "", key, " ",
-                                 text_of(n, p), NULL);
+                                 profile_json_text(n, p), NULL);
         }
         apr_file_printf(out, "    languages: %s; records: %s\n",
-                        text_of(json_object_get(f, "languages"), p), counts);
+                        profile_json_text(json_object_get(f, "languages"), p), counts);
     }
     for (i = 0; i < json_array_size(lines); i++) {
         apr_file_printf(out, "    %s\n", line_text(json_array_get(lines, i),
