@@ -33,6 +33,11 @@ A last part loads a generated ~10 MB data file (bench/gen-bigdata.py):
 start-up and graceful-reload times, the servers' memory with it, filter
 correctness and throughput.
 
+The loader part (loader_part(); --loader-only runs it alone, --no-loader
+skips it): the loader's CPU time per byte and peak RSS per byte for a
+valid file and each refused kind of tests/integration/hostile_files.py at
+1 MB and 4 MB, through `profilectl check` (and `show` for valid files).
+
 The load part (load_part(); --load-only runs it alone, --no-load skips
 it) compares loading with a baseline build where BASELINE_DIR names a
 directory holding its mod_profile.so and profilectl: the sample's load
@@ -1141,6 +1146,89 @@ def load_part(work, args, report):
     return True
 
 
+# ------------------------------------------------------- loader per byte
+LOADER_SIZES = (1024 * 1024, 4 * 1024 * 1024)
+LOADER_RUNS = 3
+LOADER_LIMIT = 60          # s: a run still going then is killed
+
+
+def loader_part(work, args, report):
+    """The loader's cost per byte (issue 25): `profilectl check` (the
+    module's loader validating only, as configtest and a reload's check
+    run it) and, for the valid files, `profilectl show` (the whole load,
+    rendered and compressed, as a graceful does) on each kind of
+    tests/integration/hostile_files.py at LOADER_SIZES.  Per row: the
+    median CPU time (user + system) of LOADER_RUNS fresh processes less
+    that of the same command on the sample, in ns per byte, and the peak
+    RSS over the sample run's, per byte of the file (CONTRACT §9 allows
+    16 + 8 MB); a run still going after LOADER_LIMIT seconds is killed
+    and shown so.
+    Nothing fails here: the figures are for docs/performance.md and for
+    comparing runs; test_hostile_files.py holds the bounds."""
+    import hostile_files as hf
+    d = os.path.join(work, "loader")
+    os.makedirs(d, exist_ok=True)
+
+    def measure(argv):
+        """(median CPU s, median peak bytes, killed, exit status) of
+        LOADER_RUNS runs of profilectl argv; one run when it is killed."""
+        runs = []
+        for _ in range(LOADER_RUNS):
+            runs.append(hf.measured([PROFILECTL] + argv, LOADER_LIMIT))
+            if runs[-1].killed:
+                break
+        return (statistics.median(r.cpu for r in runs),
+                statistics.median(r.maxrss for r in runs),
+                runs[-1].killed, runs[0].rc)
+
+    commands = {"check": lambda path: ["check", path],
+                "show": lambda path: ["show", path, "/profile"]}
+    base = {name: measure(cmd(SAMPLE)) for name, cmd in commands.items()}
+    rows = []
+    for kind in hf.KINDS:
+        for size in LOADER_SIZES:
+            path = hf.write(kind, size, os.path.join(
+                d, "%s-%d.json" % (kind, size)))
+            names = ["check"] + (["show"] if kind in hf.VALID_KINDS else [])
+            for name in names:
+                log("loader: %s %s %d bytes" % (name, kind, size))
+                cpu, rss, killed, rc = measure(commands[name](path))
+                b_cpu, b_rss = base[name][0], base[name][1]
+                rows.append((kind, size, name, rc, killed,
+                             max(cpu - b_cpu, 0) * 1e9 / size,
+                             max(rss - b_rss, 0) / size, cpu, rss))
+            os.unlink(path)
+    report += ["", "## The loader per byte (issue 25)", "",
+               "`profilectl check FILE` (validation: what configtest and a "
+               "reload's check run) on every kind of "
+               "`tests/integration/hostile_files.py`, and `profilectl show "
+               "FILE /profile` (the whole load: rendered and compressed, as "
+               "a graceful loads it) on the valid ones; median of %d fresh "
+               "processes each, measured with wait4 (own CPU time, own peak "
+               "RSS) less the same command on the sample (%.3f s, %.1f MB "
+               "for check); a run still going after %d s is killed. "
+               "CONTRACT §9 allows a peak growth of 16 x size + 8 MB. (A "
+               "peak below the measuring process's own, about 10 MB, shows "
+               "as that: small growths read as 0.)"
+               % (LOADER_RUNS, base["check"][0], base["check"][1] / 2**20,
+                  LOADER_LIMIT),
+               "",
+               "| kind | size | command | exit | CPU ns/byte | peak growth "
+               "/ size | CPU s | peak MB |",
+               "|---|---|---|---|---|---|---|---|"]
+    for kind, size, name, rc, killed, nspb, ratio, cpu, rss in rows:
+        if killed:
+            report.append("| %s | %d MB | %s | killed | > %.0f | ? | > %d "
+                          "| ? |" % (kind, size // 2**20, name,
+                                     LOADER_LIMIT * 1e9 / size,
+                                     LOADER_LIMIT))
+            continue
+        report.append("| %s | %d MB | %s | %s | %.0f | %.2f | %.3f | %.1f |"
+                      % (kind, size // 2**20, name, rc, nspb, ratio, cpu,
+                         rss / 2**20))
+    return True
+
+
 # ---------------------------------------------------------------- main
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -1157,6 +1245,10 @@ def main():
                     help="skip the load part")
     ap.add_argument("--load-only", action="store_true",
                     help="only the load part")
+    ap.add_argument("--no-loader", action="store_true",
+                    help="skip the loader's cost per byte")
+    ap.add_argument("--loader-only", action="store_true",
+                    help="only the loader's cost per byte (a few minutes)")
     ap.add_argument("--instructions", type=int, default=500, metavar="N",
                     help="also count instructions per request under "
                     "callgrind over N requests per scenario (0: skip)")
@@ -1175,6 +1267,20 @@ def main():
     work = tempfile.mkdtemp(prefix="mod_profile-bench-")
     os.chmod(work, 0o755)
     servers = []
+    if args.loader_only:
+        report = ["# mod_profile benchmark: the loader per byte", "",
+                  "Run %s on %s." % (datetime.datetime.now().strftime(
+                      "%Y-%m-%d %H:%M"), machine_line())]
+        try:
+            ok = loader_part(work, args, report)
+        finally:
+            if not os.environ.get("KEEP_TMP"):
+                shutil.rmtree(work, ignore_errors=True)
+        text = "\n".join(report) + "\n"
+        with open(args.out, "w") as f:
+            f.write(text)
+        print(text)
+        return 0 if ok else 1
     if args.load_only:
         report = ["# mod_profile benchmark: loading", "",
                   "Run %s on %s." % (datetime.datetime.now().strftime(
@@ -1321,6 +1427,8 @@ def main():
             ok = load_part(work, args, report)
         if not args.no_big and not args.instructions_only:
             ok = big_data_part(work, args, report) and ok
+        if not args.no_loader and not args.instructions_only:
+            ok = loader_part(work, args, report) and ok
         text = "\n".join(report) + "\n"
         with open(args.out, "w") as f:
             f.write(text)

@@ -411,7 +411,7 @@ apr_status_t profile_data_open(apr_file_t **f, apr_finfo_t *fi,
                            : fi->filetype == APR_SOCK ? "a socket"
                            : "not a file", "): only a regular file is read",
                            NULL);
-        return APR_EINVAL;
+        return APR_EBADF;
     }
     /* Without blocking, should the path have become a FIFO since; and it
      * must still be the file just looked at. */
@@ -430,7 +430,7 @@ apr_status_t profile_data_open(apr_file_t **f, apr_finfo_t *fi,
     else if (opened.filetype != APR_REG || opened.device != fi->device
              || opened.inode != fi->inode) {
         *why = "the data file was replaced while it was opened";
-        rv = APR_EINVAL;
+        rv = APR_EBADF;
     }
     else {
         *fi = opened;

@@ -107,15 +107,19 @@ typedef struct {
  * file (CONTRACT §9): its type is looked at first, through any link, it
  * is opened without blocking and must be the file looked at.  Sets *fi
  * (type, size, mtime, device, inode).  On failure, *why says it in one
- * line and *f is NULL.  Reading a FIFO, a device or a directory never
- * blocks, as it would with a plain open. */
+ * line and *f is NULL: APR_EBADF for a file that is not regular (or
+ * was replaced by one meanwhile), else the system's error.  Reading a
+ * FIFO, a device or a directory never blocks, as it would with a plain
+ * open. */
 apr_status_t profile_data_open(apr_file_t **f, apr_finfo_t *fi,
                                const char **why, const char *path,
                                apr_pool_t *p);
 
 /* Reads, validates and (as opts say; NULL: render, no compression, no
  * size limit) renders the data file at `path` (absolute) into pool p.
- * On failure returns an error status and sets *errmsg to the problems,
+ * On failure returns an error status (APR_EINVAL: problems in the data,
+ * the memory bound's included; any other: the file cannot be read, or
+ * is not a regular file) and sets *errmsg to the problems,
  * one line each, naming the file: "FILE:LINE:COL: ..." for syntax (the
  * only problem then), "FILE: $.json.path: ..." for shape; the first
  * PROFILE_PROBLEMS_SHOWN, then "and N more".  Validating only, *out is

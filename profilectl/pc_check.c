@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * pc_check.c -- `profilectl check [--json] FILE...`: the problems of
- * each data file (the first 100, then how many more), in file order, the way the module's loader finds them
- * (profile_store_load, validating only).  One line per problem, as a
+ * each data file (the first 100, then how many more), in file order, the
+ * way the module's loader finds them (profile_store_load, validating
+ * only).  One line per problem, as a
  * compiler says it: "FILE:LINE:COL: invalid JSON: ..." (a syntax error,
  * then the only problem) or "FILE:LINE:COL: $.json.path: ..." (where the
  * value begins, profile_locate.c).  --json prints a JSON array instead,
@@ -10,17 +11,20 @@
  * (line and column null only for a problem of the whole file, path null
  * for syntax and unreadable files).  A JSON Resume
  * document is one problem saying so and how to import it.  The exit
- * status is 1 when a file has problems, 2 when one cannot be read at
- * all.
+ * status is 1 when a file has problems (the loader's APR_EINVAL: the
+ * memory estimate's refusal is one), 2 when one cannot be read at all
+ * (any other status of the loader, or not a regular file: pc_input.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <apr_getopt.h>
 #include <apr_strings.h>
 #include <jansson.h>
 
 #include "profilectl.h"
+#include "pc_input.h"
 #include "profile_validate.h"
 
 /* How many problems of one file are listed before "and N more". */
@@ -67,27 +71,36 @@ int pc_cmd_check(int argc, char **argv)
                                     .max_size = 0, .problems = NULL};
         profile_store_t *unused = NULL;
         const char *err = NULL, *hint;
+        apr_status_t lrv;
         int k;
 
         opts.problems = profile_problems_make(p, PC_CHECK_LISTED);
-        if (profile_store_load(&unused, &err, file, &opts, p)
-            == APR_SUCCESS) {
+        /* A FIFO, a device, a directory: refused before the loader opens
+         * it, as every input of profilectl (pc_input.c). */
+        if (pc_input_check(&err, file, p) < 0) {
+            profile_data_problem_t *pr = profile_problems_add(opts.problems);
+
+            pr->line = pr->column = 0;
+            pr->path = NULL;
+            pr->text = err + strlen(file) + 2;
+            lrv = APR_EGENERAL;
+        }
+        else if ((lrv = profile_store_load(&unused, &err, file, &opts, p))
+                 == APR_SUCCESS) {
             continue;
         }
-        /* A file that cannot be read at all (the loader's only problem
-         * without a line or a path) is unusable input: 2. */
-        if (opts.problems->total == 1
-            && APR_ARRAY_IDX(opts.problems->list, 0,
-                             profile_data_problem_t).line == 0
-            && APR_ARRAY_IDX(opts.problems->list, 0,
-                             profile_data_problem_t).path == NULL) {
+        /* The loader says APR_EINVAL for problems in the data, the
+         * memory estimate's refusal included: 1.  Any other status is a
+         * file that cannot be read at all, unusable input: 2. */
+        if (lrv != APR_EINVAL) {
             status = PC_EXIT_USAGE;
         }
         else if (status == PC_EXIT_OK) {
             status = PC_EXIT_PROBLEMS;
         }
         /* A JSON Resume: one line saying so, not one per unknown key. */
-        if ((hint = pc_jsonresume_hint(file, p)) != NULL) {
+        if (lrv == APR_EINVAL
+            && (hint = pc_jsonresume_hint(file, p)) != NULL) {
             profile_data_problem_t pr = {.line = 0, .column = 0,
                                          .path = NULL, .text = hint};
 

@@ -21,6 +21,7 @@
 #include "profile_store.h"
 #include "profile_validate.h"
 #include "profilectl.h"
+#include "pc_input.h"
 #include "pc_jsonresume.h"
 #include "pc_jr.h"
 
@@ -224,6 +225,10 @@ static int export_run(jr_export_t *ex, const char *file, const char *out)
         pc_jr_fail(&ex->c, "%s: no such file", file);
         return PC_EXIT_USAGE;
     }
+    if (pc_input_check(&msg, file, p) < 0) {
+        pc_jr_fail(&ex->c, "%s", msg);
+        return PC_EXIT_USAGE;
+    }
     if (profile_store_load(&store, &msg, path, &opts, p) != APR_SUCCESS) {
         const char *hint = pc_jsonresume_hint(file, p);
 
@@ -231,7 +236,7 @@ static int export_run(jr_export_t *ex, const char *file, const char *out)
                                                     NULL) : msg);
         return PC_EXIT_USAGE;
     }
-    data = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+    data = pc_load_json(path, JSON_REJECT_DUPLICATES, &jerr, &msg, p);
     if (data == NULL
         || profile_validate(data, &langs, &nlangs,
                             profile_problems_make(p, 1), p) != 0) {

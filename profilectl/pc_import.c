@@ -15,8 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <apr_file_info.h>
-#include <apr_file_io.h>
 #include <apr_getopt.h>
 #include <apr_hash.h>
 #include <apr_lib.h>
@@ -29,6 +27,7 @@
 #include "profilectl.h"
 #include "pc_jsonresume.h"
 #include "pc_jr.h"
+#include "pc_input.h"
 
 /* Sets obj[key] to v, or fails when v is NULL (its message is set). */
 static int put(json_t *obj, const char *key, json_t *v)
@@ -325,33 +324,19 @@ static int import_langs(jr_import_t *im, const char *order)
 #define IMPORT_USAGE "usage: %s import-jsonresume [--lang-order L1,L2,...] " \
     "[--strict] [-o OUT] RESUME.json..."
 
-/* Reads document l: a UTF-8 byte order mark is skipped. */
+/* Reads document l (pc_input_read: a regular file only); a UTF-8 byte
+ * order mark is skipped. */
 static int load_doc(jr_import_t *im, int l)
 {
     apr_pool_t *p = im->c.p;
-    apr_file_t *f;
-    apr_finfo_t fi;
     apr_size_t n;
     json_error_t jerr;
-    char *buf, err[120];
-    const char *text;
-    apr_status_t rv;
+    char *buf;
+    const char *text, *err;
 
-    if ((rv = apr_file_open(&f, im->files[l], APR_FOPEN_READ, 0, p))
-        != APR_SUCCESS
-        || (rv = apr_file_info_get(&fi, APR_FINFO_SIZE, f)) != APR_SUCCESS) {
-        return pc_jr_fail(&im->c, "%s: cannot read it: %s", im->files[l],
-                          apr_strerror(rv, err, sizeof(err)));
+    if (pc_input_read(&buf, &n, &err, im->files[l], 0, p) < 0) {
+        return pc_jr_fail(&im->c, "%s", err);
     }
-    n = (apr_size_t)fi.size;
-    buf = apr_palloc(p, n + 1);
-    if ((rv = apr_file_read_full(f, buf, n, &n)) != APR_SUCCESS
-        && !APR_STATUS_IS_EOF(rv)) {
-        apr_file_close(f);
-        return pc_jr_fail(&im->c, "%s: cannot read it: %s", im->files[l],
-                          apr_strerror(rv, err, sizeof(err)));
-    }
-    apr_file_close(f);
     text = buf;
     if (n >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) {
         text += 3;

@@ -6,6 +6,11 @@
  * projects), by dates too: a translated name is the same entry
  * ("University of Valparaíso" / "Universidad de Valparaíso").  Entries
  * that do not line up are named on both sides, every one of them.
+ *
+ * When the counts differ, pairing by dates takes a table of n0 x n1
+ * (the longest common sequence): at most JR_MAX_PAIRED entries per
+ * language, more is a problem said so.  Pairing by position alone is
+ * linear.
  */
 #include <string.h>
 
@@ -79,18 +84,28 @@ static void copy_dates(json_t *to, json_t *from)
 }
 
 /* Marks in u0 and u1 the entries of x and y (n0 and n1 of them) that the
- * longest common sequence of agreeing dates leaves without a partner. */
+ * longest common sequence of agreeing dates leaves without a partner
+ * (n0 and n1 at most JR_MAX_PAIRED); by position, those past the
+ * shorter array's end. */
 static void unpaired(json_t *x, json_t *y, size_t n0, size_t n1,
                      char *u0, char *u1, const jr_array_t *a, apr_pool_t *p)
 {
     size_t i, j, w = n1 + 1;
-    unsigned *t = apr_pcalloc(p, (n0 + 1) * w * sizeof(*t));
+    unsigned *t;
 
+    if (!a->by_dates) {
+        for (i = 0; i < n0; i++) {
+            u0[i] = i >= n1;
+        }
+        for (j = 0; j < n1; j++) {
+            u1[j] = j >= n0;
+        }
+        return;
+    }
+    t = apr_pcalloc(p, (n0 + 1) * w * sizeof(*t));
     for (i = n0; i-- > 0;) {
         for (j = n1; j-- > 0;) {
-            if (a->by_dates ? same_dates(json_array_get(x, i),
-                                         json_array_get(y, j))
-                            : i == j) {
+            if (same_dates(json_array_get(x, i), json_array_get(y, j))) {
                 t[i * w + j] = t[(i + 1) * w + j + 1] + 1;
             }
             else {
@@ -102,8 +117,7 @@ static void unpaired(json_t *x, json_t *y, size_t n0, size_t n1,
     memset(u0, 1, n0);
     memset(u1, 1, n1);
     for (i = j = 0; i < n0 && j < n1;) {
-        if ((a->by_dates ? same_dates(json_array_get(x, i),
-                                      json_array_get(y, j)) : i == j)
+        if (same_dates(json_array_get(x, i), json_array_get(y, j))
             && t[i * w + j] == t[(i + 1) * w + j + 1] + 1) {
             u0[i++] = 0;
             u1[j++] = 0;
@@ -149,6 +163,16 @@ static int align(jr_import_t *im, json_t **arrs, const jr_array_t *a)
                                      pc_jr_entry_label(y, a, p));
                 }
             }
+            continue;
+        }
+        if (a->by_dates && (n0 > JR_MAX_PAIRED || nl > JR_MAX_PAIRED)) {
+            bad = pc_jr_fail(&im->c, "%s and %s: $.%s: " SZ " entries in "
+                             "%s, " SZ " in %s: too many to pair by dates "
+                             "(at most %d per language when the counts "
+                             "differ; with equal counts they pair by "
+                             "position)", im->files[0], im->files[l],
+                             a->path, n0, im->langs[0], nl, im->langs[l],
+                             JR_MAX_PAIRED);
             continue;
         }
         u0 = apr_palloc(p, n0 + 1);

@@ -85,6 +85,10 @@ typedef struct {
     const char *alias_of;       /* an older name of this member */
 } jr_key_t;
 
+/* The most entries per language that pair by dates when the languages'
+ * counts differ (pc_import_align.c: a table of n0 x n1). */
+#define JR_MAX_PAIRED 1000
+
 /* An array of entries.  The entries of the languages pair by position;
  * with `by_dates`, their dates must agree too. */
 typedef struct {

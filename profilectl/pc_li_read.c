@@ -4,17 +4,23 @@
  * data"): the ZIP as LinkedIn delivers it (libzip) or its unpacked
  * folder, and in it only the profile's CSV files (pc_li_files), each
  * parsed by libcsv as RFC 4180 CSV.  Nothing is extracted to disk: the
- * named entries are read into memory, at most PC_LI_MAX_BYTES in all.
+ * named entries are read into memory, at most PC_LI_MAX_BYTES in all,
+ * and what the CSV holds is bounded too (PC_LI_MAX_FIELDS_PER_ROW,
+ * PC_LI_MAX_ROWS, PC_LI_MAX_FIELDS): a few bytes of commas would
+ * otherwise cost memory many times their size.  The export and its
+ * files are opened as every input of profilectl is (pc_input.c).
  * Messages name the file and the line.
  */
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <apr_file_info.h>
-#include <apr_file_io.h>
 #include <apr_strings.h>
 #include <csv.h>
 #include <zip.h>
 
+#include "pc_input.h"
 #include "pc_linkedin.h"
 
 const char *const pc_li_files[] = {
@@ -34,12 +40,34 @@ typedef struct {
     int row_line;               /* where the row being read starts; 0:
                                  * between rows */
     int have_header;
+    int rows;                   /* rows seen, blank ones included */
+    apr_size_t *budget;         /* fields the export may still hold */
+    const char *over;           /* set when a bound is passed: the
+                                 * message; nothing more is kept */
 } csv_state_t;
 
 static void on_field(void *s, size_t len, void *data)
 {
     csv_state_t *st = data;
 
+    if (st->over != NULL) {
+        return;
+    }
+    if (st->fields->nelts == PC_LI_MAX_FIELDS_PER_ROW) {
+        st->over = apr_psprintf(st->p, "%s:%d: more than %d fields in a "
+                                "row (LinkedIn's files have fewer than 30 "
+                                "columns)", st->t->name, st->row_line
+                                ? st->row_line : st->line,
+                                PC_LI_MAX_FIELDS_PER_ROW);
+        return;
+    }
+    if (*st->budget == 0) {
+        st->over = apr_psprintf(st->p, "%s:%d: more than %d fields in the "
+                                "export's profile files together",
+                                st->t->name, st->line, PC_LI_MAX_FIELDS);
+        return;
+    }
+    --*st->budget;
     APR_ARRAY_PUSH(st->fields, const char *) = apr_pstrmemdup(st->p, s, len);
 }
 
@@ -50,6 +78,16 @@ static void on_row(int c, void *data)
     int i, any = 0;
 
     (void)c;
+    if (st->over == NULL && ++st->rows > PC_LI_MAX_ROWS) {
+        st->over = apr_psprintf(st->p, "%s:%d: more than %d rows",
+                                st->t->name, st->row_line ? st->row_line
+                                : st->line, PC_LI_MAX_ROWS);
+    }
+    if (st->over != NULL) {
+        st->fields->nelts = 0;
+        st->row_line = 0;
+        return;
+    }
     r.line = st->row_line ? st->row_line : st->line;
     r.n = st->fields->nelts;
     r.f = apr_pmemdup(st->p, st->fields->elts,
@@ -109,8 +147,11 @@ static int utf8_len(const unsigned char *s, apr_size_t n)
     return k;
 }
 
-int pc_li_parse_csv(pc_li_table_t **t, const char **err, const char *name,
-                    const char *text, apr_size_t len, apr_pool_t *p)
+/* pc_li_parse_csv, counting the fields against *budget (the fields the
+ * whole export may still hold). */
+static int parse_csv(pc_li_table_t **t, const char **err, const char *name,
+                     const char *text, apr_size_t len, apr_size_t *budget,
+                     apr_pool_t *p)
 {
     struct csv_parser cp;
     csv_state_t st;
@@ -126,6 +167,7 @@ int pc_li_parse_csv(pc_li_table_t **t, const char **err, const char *name,
     end = s + len;
     memset(&st, 0, sizeof(st));
     st.p = p;
+    st.budget = budget;
     st.t = apr_pcalloc(p, sizeof(*st.t));
     st.t->name = name;
     st.t->rows = apr_array_make(p, 16, sizeof(pc_li_row_t));
@@ -164,9 +206,17 @@ int pc_li_parse_csv(pc_li_table_t **t, const char **err, const char *name,
                                 st.line, csv_strerror(csv_error(&cp)));
             goto leave;
         }
+        if (st.over != NULL) {
+            *err = st.over;
+            goto leave;
+        }
         s += n;
     }
-    if (csv_fini(&cp, on_field, on_row, &st) != 0) {
+    if (csv_fini(&cp, on_field, on_row, &st) != 0 || st.over != NULL) {
+        if (st.over != NULL) {
+            *err = st.over;
+            goto leave;
+        }
         *err = apr_psprintf(p, "%s:%d: not CSV: the quoted field of the row "
                             "that starts there is never closed", name,
                             st.row_line ? st.row_line : st.line);
@@ -191,6 +241,14 @@ int pc_li_parse_csv(pc_li_table_t **t, const char **err, const char *name,
 leave:
     csv_free(&cp);
     return rv;
+}
+
+int pc_li_parse_csv(pc_li_table_t **t, const char **err, const char *name,
+                    const char *text, apr_size_t len, apr_pool_t *p)
+{
+    apr_size_t budget = PC_LI_MAX_FIELDS;
+
+    return parse_csv(t, err, name, text, len, &budget, p);
 }
 
 const char *pc_li_get(const pc_li_table_t *t, const pc_li_row_t *r,
@@ -223,12 +281,12 @@ static const char *known_name(const char *path)
 
 static int add_table(apr_hash_t *files, const char **err, const char *name,
                      const char *label, const char *text, apr_size_t len,
-                     apr_pool_t *p)
+                     apr_size_t *budget, apr_pool_t *p)
 {
     pc_li_table_t *t;
 
-    if (pc_li_parse_csv(&t, err, apr_pstrcat(p, label, name, NULL), text,
-                        len, p) < 0) {
+    if (parse_csv(&t, err, apr_pstrcat(p, label, name, NULL), text, len,
+                  budget, p) < 0) {
         return -1;
     }
     t->name = name;
@@ -236,21 +294,28 @@ static int add_table(apr_hash_t *files, const char **err, const char *name,
     return 0;
 }
 
-/* Reads up to `size` bytes of entry zf into *buf: memory grows with
- * what the entry holds, not with the size its header claims. */
-static zip_int64_t read_entry(char **buf, zip_file_t *zf, zip_uint64_t size,
-                              apr_pool_t *p)
+/* Reads up to `size` bytes of entry zf into *buf (malloc'd: the caller
+ * frees it): memory grows with what the entry holds, not with the size
+ * its header claims, and by realloc, so that the peak is the entry's
+ * size, not twice it.  The bytes read, -1 (libzip's error) or -2 (out of
+ * memory). */
+static zip_int64_t read_entry(char **buf, zip_file_t *zf, zip_uint64_t size)
 {
     zip_uint64_t cap = size < 65536 ? size : 65536, have = 0;
     zip_int64_t got;
-    char *b = apr_palloc(p, cap + 1), *nb;
+    char *b = malloc(cap + 1), *nb;
 
+    *buf = b;
+    if (b == NULL) {
+        return -2;
+    }
     while (have < size) {
         if (have == cap) {
             cap = cap * 2 < size ? cap * 2 : size;
-            nb = apr_palloc(p, cap + 1);
-            memcpy(nb, b, have);
-            b = nb;
+            if ((nb = realloc(b, cap + 1)) == NULL) {
+                return -2;
+            }
+            *buf = b = nb;
         }
         got = zip_fread(zf, b + have, cap - have);
         if (got < 0) {
@@ -261,7 +326,6 @@ static zip_int64_t read_entry(char **buf, zip_file_t *zf, zip_uint64_t size,
         }
         have += got;
     }
-    *buf = b;
     return (zip_int64_t)have;
 }
 
@@ -270,11 +334,13 @@ static int read_zip(apr_hash_t *files, const char **err, const char *label,
 {
     zip_int64_t i, count = zip_get_num_entries(z, 0);
     zip_uint64_t total = 0;
+    apr_size_t budget = PC_LI_MAX_FIELDS;
     zip_stat_t zs;
     zip_file_t *zf;
     zip_int64_t got;
     const char *name, *prefix;
     char *buf, extra;
+    int rv;
 
     for (i = 0; i < count; i++) {
         if (zip_stat_index(z, i, 0, &zs) != 0
@@ -301,18 +367,22 @@ static int read_zip(apr_hash_t *files, const char **err, const char *label,
                                 zip_strerror(z));
             return -1;
         }
-        got = read_entry(&buf, zf, zs.size, p);
+        got = read_entry(&buf, zf, zs.size);
         /* An entry that holds more than it says is refused, not read. */
         if (got < 0 || (zip_uint64_t)got != zs.size
             || zip_fread(zf, &extra, 1) != 0) {
             *err = apr_psprintf(p, "%s: cannot read it: %s", prefix,
-                                got < 0 ? zip_file_strerror(zf)
+                                got == -2 ? "out of memory"
+                                : got < 0 ? zip_file_strerror(zf)
                                 : "not the size the archive says");
+            free(buf);
             zip_fclose(zf);
             return -1;
         }
         zip_fclose(zf);
-        if (add_table(files, err, name, "", buf, zs.size, p) < 0) {
+        rv = add_table(files, err, name, "", buf, zs.size, &budget, p);
+        free(buf);
+        if (rv < 0) {
             *err = apr_pstrcat(p, label, ":", zs.name, ":",
                                *err + strlen(name) + 1, NULL);
             return -1;
@@ -350,49 +420,15 @@ int pc_li_read_zip_buffer(apr_hash_t **files, const char **err,
     return rv;
 }
 
-static int read_file(char **buf, apr_size_t *len, const char **err,
-                     const char *path, apr_pool_t *p)
-{
-    apr_file_t *f;
-    apr_finfo_t fi;
-    apr_status_t rv;
-    char msg[120];
-
-    if ((rv = apr_file_open(&f, path, APR_FOPEN_READ | APR_FOPEN_BINARY, 0,
-                            p)) != APR_SUCCESS
-        || (rv = apr_file_info_get(&fi, APR_FINFO_SIZE, f))
-           != APR_SUCCESS) {
-        *err = apr_psprintf(p, "%s: cannot read it: %s", path,
-                            apr_strerror(rv, msg, sizeof(msg)));
-        return -1;
-    }
-    if (fi.size > PC_LI_MAX_BYTES) {
-        apr_file_close(f);
-        *err = apr_psprintf(p, "%s: larger than %d MB", path,
-                            PC_LI_MAX_BYTES / (1024 * 1024));
-        return -1;
-    }
-    *len = (apr_size_t)fi.size;
-    *buf = apr_palloc(p, *len + 1);
-    rv = apr_file_read_full(f, *buf, *len, len);
-    apr_file_close(f);
-    if (rv != APR_SUCCESS && !APR_STATUS_IS_EOF(rv)) {
-        *err = apr_psprintf(p, "%s: cannot read it: %s", path,
-                            apr_strerror(rv, msg, sizeof(msg)));
-        return -1;
-    }
-    return 0;
-}
-
 int pc_li_read_export(apr_hash_t **files, const char **err,
                       const char *path, apr_pool_t *p)
 {
     apr_finfo_t fi;
     apr_status_t rv;
-    apr_size_t len, total = 0;
+    apr_size_t len, total = 0, budget = PC_LI_MAX_FIELDS;
     const char *file;
     char *buf, msg[120];
-    int i, zerr;
+    int i, fd, zerr;
     zip_t *z;
 
     *files = apr_hash_make(p);
@@ -402,9 +438,13 @@ int pc_li_read_export(apr_hash_t **files, const char **err,
         return -1;
     }
     if (fi.filetype != APR_DIR) {
-        if ((z = zip_open(path, ZIP_RDONLY, &zerr)) == NULL) {
+        if (pc_input_open(&fd, err, path, p) < 0) {
+            return -1;
+        }
+        if ((z = zip_fdopen(fd, 0, &zerr)) == NULL) {
             zip_error_t ze;
 
+            close(fd);
             zip_error_init_with_code(&ze, zerr);
             *err = apr_psprintf(p, "%s: neither a folder nor a ZIP archive "
                                 "(%s)", path, zip_error_strerror(&ze));
@@ -420,7 +460,7 @@ int pc_li_read_export(apr_hash_t **files, const char **err,
         if (apr_stat(&fi, file, APR_FINFO_TYPE, p) != APR_SUCCESS) {
             continue;
         }
-        if (read_file(&buf, &len, err, file, p) < 0) {
+        if (pc_input_read(&buf, &len, err, file, PC_LI_MAX_BYTES, p) < 0) {
             return -1;
         }
         if ((total += len) > PC_LI_MAX_BYTES) {
@@ -429,7 +469,8 @@ int pc_li_read_export(apr_hash_t **files, const char **err,
                                 PC_LI_MAX_BYTES / (1024 * 1024));
             return -1;
         }
-        if (add_table(*files, err, pc_li_files[i], "", buf, len, p) < 0) {
+        if (add_table(*files, err, pc_li_files[i], "", buf, len, &budget,
+                      p) < 0) {
             *err = apr_pstrcat(p, path, "/", *err, NULL);
             return -1;
         }

@@ -21,6 +21,14 @@
  * (uncompressed): a guard against ZIP bombs. */
 #define PC_LI_MAX_BYTES (64 * 1024 * 1024)
 
+/* What the CSV in those bytes may hold: a row's fields (LinkedIn's files
+ * have fewer than 30 columns), one file's rows, and the fields of all
+ * files together (each costs memory beyond its bytes: an empty field is
+ * one byte of input).  More is refused as not a LinkedIn export. */
+#define PC_LI_MAX_FIELDS_PER_ROW 256
+#define PC_LI_MAX_ROWS 100000
+#define PC_LI_MAX_FIELDS (PC_LI_MAX_BYTES / 64)
+
 typedef struct {
     int line;                   /* where the row starts (1: the header) */
     int n;                      /* fields */
@@ -38,8 +46,8 @@ typedef struct {
 extern const char *const pc_li_files[];
 
 /* Parses CSV text (a UTF-8 BOM skipped; CRLF or LF; quoted fields may
- * span lines; the first row is the header) into *t.  Returns 0, or -1
- * with *err set: "NAME:LINE: what is wrong". */
+ * span lines; the first row is the header) into *t, within the bounds
+ * above.  Returns 0, or -1 with *err set: "NAME:LINE: what is wrong". */
 int pc_li_parse_csv(pc_li_table_t **t, const char **err, const char *name,
                     const char *text, apr_size_t len, apr_pool_t *p);
 

@@ -22,6 +22,7 @@
 #include "profile_store.h"
 #include "profile_validate.h"
 #include "profilectl.h"
+#include "pc_input.h"
 #include "pc_jr.h"
 #include "pc_linkedin.h"
 
@@ -78,6 +79,9 @@ static int add_file(jr_import_t *im, const char *file)
     const char *msg, **langs;
     int nlangs, l, k;
 
+    if (pc_input_check(&msg, file, p) < 0) {
+        return pc_jr_fail(&im->c, "%s", msg);
+    }
     if (profile_store_load(&store, &msg, file, &opts, p) != APR_SUCCESS) {
         const char *hint = pc_jsonresume_hint(file, p);
 
@@ -85,7 +89,7 @@ static int add_file(jr_import_t *im, const char *file)
                                                            hint, NULL)
                                              : msg);
     }
-    data = json_load_file(file, JSON_REJECT_DUPLICATES, &jerr);
+    data = pc_load_json(file, JSON_REJECT_DUPLICATES, &jerr, &msg, p);
     if (data == NULL
         || profile_validate(data, &langs, &nlangs,
                             profile_problems_make(p, 1), p) != 0) {

@@ -12,18 +12,24 @@
  *     target's directory is written, fsynced, renamed over the target,
  *     then the directory is fsynced; a failure leaves the old file as it
  *     was and removes the temporary file;
- *   - an existing file keeps its mode (and, as root, its owner and
- *     group); a new file gets 0666 & ~umask;
- *   - a symbolic link is followed: the file it points to is replaced in
- *     its own directory and the link stays; a dangling link is an error;
- *   - a target that is not a regular file (a FIFO, /dev/stdout) is
- *     written in place; a directory is an error.
+ *   - an existing file keeps its permission bits (not set-id bits),
+ *     and its group when the caller owns it; a file of another user
+ *     (root replacing a user's file) becomes the caller's: root's
+ *     profilectl gives no file away, nor takes a mode from a file it
+ *     does not own together with an owner;
+ *   - a symbolic link is never followed: the link itself is replaced by
+ *     the new file (rename() does not follow it), which gets 0666 &
+ *     ~umask like any new file, and the file it pointed to is not
+ *     touched.  A link that someone else planted can therefore never
+ *     make a root-run profilectl write into another file;
+ *   - a target that is not a regular file (a directory, a FIFO, a
+ *     device), or a link to one, is refused: writing there is standard
+ *     output's job (`> FIFO`).
  *
  * It does not include httpd headers and knows nothing of JSON.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,26 +95,6 @@ static int write_all(int fd, const char *buf, size_t len)
     return 0;
 }
 
-/* A target that is not a regular file (a FIFO, a terminal, /dev/null):
- * there is nothing to replace, it is written in place. */
-static int write_in_place(const char *cmd, const char *target,
-                          const char *text, apr_size_t len)
-{
-    int fd, err = 0;
-
-    fd = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0 || write_all(fd, text, len) < 0) {
-        err = errno;
-    }
-    if (fd >= 0 && close(fd) != 0 && err == 0) {
-        err = errno;
-    }
-    if (err != 0) {
-        return pc_fail(cmd, "cannot write %s: %s", target, strerror(err));
-    }
-    return PC_EXIT_OK;
-}
-
 /* fsync of the directory that holds a renamed file, so that the rename
  * survives a crash.  Some file systems cannot sync a directory
  * (EINVAL): nothing more can be done there.  0, or an errno. */
@@ -131,11 +117,11 @@ int pc_write(const char *cmd, const char *target, const char *text,
              apr_size_t len, const char *const *inputs, int flags,
              apr_pool_t *p)
 {
-    struct stat st;
-    const char *real = target, *dir, *base, *input, *slash;
-    char *tmp, *resolved;
+    struct stat st, lst;
+    const char *dir, *base, *input, *slash;
+    char *tmp;
     mode_t mask;
-    int exists, fd, err = 0;
+    int exists, keep, fd, err = 0;
 
     if (target == NULL || strcmp(target, "-") == 0) {
         /* `>> INPUT` would append to the file being read. */
@@ -151,46 +137,47 @@ int pc_write(const char *cmd, const char *target, const char *text,
         return PC_EXIT_OK;
     }
 
-    exists = lstat(target, &st) == 0;
+    exists = lstat(target, &lst) == 0;
     if (!exists && errno != ENOENT) {
         return pc_fail(cmd, "cannot write %s: %s", target, strerror(errno));
     }
     if (exists && (flags & PC_WRITE_EXCL)) {
         return pc_fail(cmd, "%s exists (--force replaces it)", target);
     }
-    if (exists && S_ISLNK(st.st_mode)) {
-        resolved = realpath(target, NULL);
-        if (resolved == NULL) {
-            return pc_fail(cmd, "cannot write %s: %s", target,
-                           errno == ENOENT ? "a symbolic link to a file "
-                           "that does not exist (profilectl replaces the "
-                           "file a link points to, never the link)"
-                           : strerror(errno));
-        }
-        real = apr_pstrdup(p, resolved);
-        free(resolved);
-        if (stat(real, &st) != 0) {
-            return pc_fail(cmd, "cannot write %s: %s", target,
-                           strerror(errno));
-        }
+    /* What a link points to is looked at, never written: an input is
+     * refused, a link to a directory or a device too (/dev/stdout is
+     * no file to replace), a link to a file or to nothing is replaced
+     * itself. */
+    st = lst;
+    if (exists && S_ISLNK(lst.st_mode) && stat(target, &st) != 0) {
+        st = lst;
     }
     if (exists) {
         if ((input = input_named(&st, inputs)) != NULL) {
             return refuse_input(cmd, target, input);
         }
         if (S_ISDIR(st.st_mode)) {
-            return pc_fail(cmd, "cannot write %s: it is a directory",
-                           target);
+            return pc_fail(cmd, "cannot write %s: it is a directory%s",
+                           target, S_ISLNK(lst.st_mode)
+                           ? " (a symbolic link to one)" : "");
         }
-        if (!S_ISREG(st.st_mode)) {
-            return write_in_place(cmd, real, text, len);
+        if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+            return pc_fail(cmd, "cannot write %s: not a regular file%s; "
+                           "write to standard output and redirect it "
+                           "(> %s)", target, S_ISLNK(lst.st_mode)
+                           ? " (a symbolic link to a FIFO or a device)"
+                           : " (a FIFO or a device)", target);
         }
     }
+    /* Mode and group are those of a regular file at the name itself;
+     * its group only when the caller owns it. */
+    keep = exists && S_ISREG(lst.st_mode);
 
-    slash = strrchr(real, '/');
+    slash = strrchr(target, '/');
     dir = slash == NULL ? "."
-          : slash == real ? "/" : apr_pstrmemdup(p, real, slash - real);
-    base = slash == NULL ? real : slash + 1;
+          : slash == target ? "/" : apr_pstrmemdup(p, target,
+                                                   slash - target);
+    base = slash == NULL ? target : slash + 1;
     if (*base == '\0') {
         return pc_fail(cmd, "cannot write %s: not a file name", target);
     }
@@ -200,15 +187,11 @@ int pc_write(const char *cmd, const char *target, const char *text,
         return pc_fail(cmd, "cannot write %s: cannot create a file in %s: "
                        "%s", target, dir, strerror(errno));
     }
-    if (exists) {
-        /* The owner first: a chown clears set-id bits. */
-        if (geteuid() == 0) {
-            (void)!fchown(fd, st.st_uid, st.st_gid);
+    if (keep) {
+        if (lst.st_uid == geteuid() && lst.st_gid != getegid()) {
+            (void)!fchown(fd, (uid_t)-1, lst.st_gid);
         }
-        else if (st.st_gid != getegid()) {
-            (void)!fchown(fd, (uid_t)-1, st.st_gid);
-        }
-        if (fchmod(fd, st.st_mode & 07777) != 0) {
+        if (fchmod(fd, lst.st_mode & 0777) != 0) {
             err = errno;
         }
     }
@@ -228,11 +211,11 @@ int pc_write(const char *cmd, const char *target, const char *text,
     if (err == 0 && (flags & PC_WRITE_EXCL)) {
         /* link() fails if the name was taken meanwhile; a file system
          * without hard links gets a rename after one more look. */
-        if (link(tmp, real) != 0) {
+        if (link(tmp, target) != 0) {
             err = errno;
             if (err == EPERM || err == ENOTSUP || err == EOPNOTSUPP) {
-                err = lstat(real, &st) == 0 ? EEXIST
-                      : rename(tmp, real) != 0 ? errno : 0;
+                err = lstat(target, &st) == 0 ? EEXIST
+                      : rename(tmp, target) != 0 ? errno : 0;
             }
         }
         unlink(tmp);
@@ -240,7 +223,7 @@ int pc_write(const char *cmd, const char *target, const char *text,
             return pc_fail(cmd, "%s exists (--force replaces it)", target);
         }
     }
-    else if (err == 0 && rename(tmp, real) != 0) {
+    else if (err == 0 && rename(tmp, target) != 0) {
         err = errno;
     }
     if (err != 0) {

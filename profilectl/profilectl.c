@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "profilectl.h"
+#include "pc_input.h"
 #include "profile_estimate.h"
 #include "pc_jsonresume.h"
 #include "pc_linkedin.h"
@@ -143,36 +144,42 @@ static int data_languages(json_t *langs)
     return 1;
 }
 
+json_t *pc_load_json(const char *path, size_t flags, json_error_t *jerr,
+                     const char **err, apr_pool_t *p)
+{
+    char *buf;
+    apr_size_t len;
+    json_t *doc;
+
+    if (pc_input_read(&buf, &len, err, path, 0, p) < 0) {
+        return NULL;
+    }
+    if ((doc = json_loadb(buf, len, flags, jerr)) == NULL) {
+        *err = apr_psprintf(p, "%s:%d:%d: invalid JSON: %s", path,
+                            jerr->line, jerr->column, jerr->text);
+    }
+    return doc;
+}
+
 const char *pc_jsonresume_hint(const char *path, apr_pool_t *p)
 {
     profile_parse_estimate_t est;
-    apr_file_t *f;
-    apr_finfo_t fi;
-    const char *why, *schema;
+    const char *err, *schema;
     char *buf;
-    apr_size_t got = 0;
+    apr_size_t len;
     json_t *doc = NULL;
     int resume;
 
-    /* Read as the loader reads (only a regular file, never blocking),
-     * and parsed only within the loader's bound (CONTRACT §9). */
-    if (profile_data_open(&f, &fi, &why, path, p) != APR_SUCCESS) {
+    /* Read as every input is (pc_input.c: only a regular file, never
+     * blocking), and parsed only within the loader's bound (CONTRACT
+     * §9), which the refused file may exceed. */
+    if (pc_input_read(&buf, &len, &err, path, 0, p) < 0) {
         return NULL;
     }
-    buf = malloc((apr_size_t)fi.size + 1);
-    if (buf != NULL
-        && apr_file_read_full(f, buf, (apr_size_t)fi.size, &got)
-           != APR_SUCCESS) {
-        got = 0;
+    profile_estimate_parse(&est, buf, len);
+    if (est.bytes <= est.bound) {
+        doc = json_loadb(buf, len, 0, NULL);
     }
-    apr_file_close(f);
-    if (buf != NULL && got > 0) {
-        profile_estimate_parse(&est, buf, got);
-        if (est.bytes <= est.bound) {
-            doc = json_loadb(buf, got, 0, NULL);
-        }
-    }
-    free(buf);
 
     if (!json_is_object(doc) || json_object_get(doc, "profile") != NULL
         || data_languages(json_object_get(doc, "languages"))) {
@@ -200,6 +207,10 @@ const profile_store_t *pc_load(const char *cmd, const char *path,
     profile_store_t *st = NULL;
     const char *err = NULL;
 
+    if (pc_input_check(&err, path, p) < 0) {
+        pc_fail(cmd, "%s", err);
+        return NULL;
+    }
     if (profile_store_load(&st, &err, path, &opts, p) != APR_SUCCESS) {
         const char *hint = pc_jsonresume_hint(path, p);
 

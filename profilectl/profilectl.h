@@ -13,6 +13,7 @@
 
 #include <apr_getopt.h>
 #include <apr_pools.h>
+#include <jansson.h>
 
 #include "profile_api.h"
 #include "profile_store.h"
@@ -46,6 +47,13 @@ apr_getopt_t *pc_getopt(int argc, char **argv, apr_pool_t *p);
 int pc_fail(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Parses the JSON file `path` (jansson flags), read as every input is
+ * (pc_input.c: a regular file only, never blocking).  NULL with *err set
+ * ("PATH: cannot read it: ...", or "PATH:LINE:COL: invalid JSON: ..."
+ * with *jerr) when it cannot. */
+json_t *pc_load_json(const char *path, size_t flags, json_error_t *jerr,
+                     const char **err, apr_pool_t *p);
+
 /* One line, when `path` is a JSON Resume document rather than a data
  * file (an object with basics or work, or a $schema naming jsonresume,
  * and neither a profile nor a data file's languages, a list of tags):
@@ -53,7 +61,8 @@ int pc_fail(const char *cmd, const char *fmt, ...)
 const char *pc_jsonresume_hint(const char *path, apr_pool_t *p);
 
 /* Loads `path` as the module does with ProfileCompression On (every
- * representation rendered, with its gzip and br forms).  On failure
+ * representation rendered, with its gzip and br forms), after
+ * pc_input_check (a FIFO or a device is refused at once).  On failure
  * prints the problems (or pc_jsonresume_hint's line) on stderr and
  * returns NULL. */
 const profile_store_t *pc_load(const char *cmd, const char *path,
@@ -72,7 +81,8 @@ void pc_answer(profile_response_t *resp, const profile_store_t *store,
 /* pc_write.c: writes len bytes of text to `target` ("-" or NULL:
  * standard output) by the rules of profilectl.1 (OUTPUT FILES): never
  * over one of `inputs` (NULL-terminated paths, or NULL), a regular file
- * replaced atomically keeping its mode, a symbolic link followed.  With
+ * replaced atomically keeping its mode, a symbolic link replaced itself
+ * (never followed), anything else refused.  With
  * PC_WRITE_EXCL an existing target is refused ("--force replaces it").
  * Prints the problem and returns PC_EXIT_USAGE, or returns PC_EXIT_OK. */
 #define PC_WRITE_EXCL 1

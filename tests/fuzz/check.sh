@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # `make check-fuzz`: fuzzes each libFuzzer target for FUZZ_CHECK_SECONDS
-# (default 15), starting from its seed corpus, into a scratch directory.
+# (default 15), starting from its seed corpus, into a scratch directory,
+# with the limits of run.sh (-timeout, -rss_limit_mb, -malloc_limit_mb;
+# store: inputs up to 1 MiB and the hostile files, docs/fuzzing.md).
 # Exit 77 (SKIP) when configure found no clang with libFuzzer, so the
 # fuzzers were not built; scripts/install-deps installs it.
 here=$(cd "$(dirname "$0")" && pwd)

@@ -8,9 +8,18 @@
 # be built (`make fuzz` does both).  New inputs go to FUZZ_WORK (default
 # BUILDDIR/tests/fuzz/work/TARGET), the seed corpus
 # tests/fuzz/corpus/TARGET is read but never written, and a crash, leak,
-# sanitizer report or timeout (confirmed by running the input again) is
-# saved in BUILDDIR/tests/fuzz/findings/TARGET/.  The run's log is
-# FUZZ_WORK.log.  Exit status: 0 when the time (or -runs) ran out without
+# sanitizer report, timeout (confirmed by running the input again) or
+# out-of-memory is saved in BUILDDIR/tests/fuzz/findings/TARGET/.  The
+# run's log is FUZZ_WORK.log.
+#
+# Limits as OSS-Fuzz sets them, so that a super-linear input is a finding
+# (CONTRACT §9: loading or refusing a file is linear in its size and
+# bounded in memory): an input running longer than FUZZ_TIMEOUT seconds
+# (default 10), a process above FUZZ_RSS_MB of RSS (default 512) or one
+# malloc above FUZZ_MALLOC_MB (default 256).  For store, inputs up to
+# 1 MiB, and the hostile data files (tests/integration/hostile_files.py)
+# at FUZZ_HOSTILE_SIZE bytes (default 1048576; 0: none) generated into
+# FUZZ_WORK.hostile and run first, read only, as a second seed corpus.  Exit status: 0 when the time (or -runs) ran out without
 # a finding, 1 with one, 99 when the fuzzer is not built.
 here=$(cd "$(dirname "$0")" && pwd)
 : "${SRCDIR:=$(cd "$here/../.." && pwd)}"
@@ -24,10 +33,12 @@ target=$1
 seconds=$2
 shift 2
 
-# Inputs longer than these add nothing but time: a data file that
-# exercises every rule fits in 4 KiB, a request in 1 KiB.
+# Inputs longer than these add nothing but time: a request fits in
+# 1 KiB.  A data file that exercises every rule fits in 4 KiB, but the
+# loader's cost must be seen growing with the size: 1 MiB, the size of
+# the hostile seeds, at which a quadratic refusal takes minutes.
 case $target in
-    store) max_len=4096 ;;
+    store) max_len=1048576 ;;
     api) max_len=1024 ;;
     query) max_len=512 ;;
     lang) max_len=256 ;;
@@ -47,13 +58,38 @@ findings=$BUILDDIR/tests/fuzz/findings/$target
 mkdir -p "$FUZZ_WORK" "$findings" || exit 99
 dict=$SRCDIR/tests/fuzz/dict/$target.dict
 log=$FUZZ_WORK.log
+: "${FUZZ_TIMEOUT:=10}"
+: "${FUZZ_RSS_MB:=512}"
+: "${FUZZ_MALLOC_MB:=256}"
+: "${FUZZ_HOSTILE_SIZE:=1048576}"
+: "${PYTHON3:=python3}"
+# ASan's quarantine of freed memory (256 MB by default) counts against
+# the RSS limit: 64 MB, unless ASAN_OPTIONS says otherwise.
+: "${ASAN_OPTIONS:=quarantine_size_mb=64}"
+export ASAN_OPTIONS
+
+hostile=
+if [ "$target" = store ] && [ "$FUZZ_HOSTILE_SIZE" -gt 0 ]; then
+    hostile=$FUZZ_WORK.hostile
+    mkdir -p "$hostile" || exit 99
+    for kind in $("$PYTHON3" "$SRCDIR/tests/integration/hostile_files.py" \
+                  --list); do
+        case $kind in fifo|zero-link|dir|fifo-link) continue ;; esac
+        [ -f "$hostile/$kind.json" ] && continue
+        "$PYTHON3" "$SRCDIR/tests/integration/hostile_files.py" "$kind" \
+            "$FUZZ_HOSTILE_SIZE" "$hostile/$kind.json" || exit 99
+    done
+fi
 
 echo "fuzzing $target for ${seconds}s (log $log)"
 status=$FUZZ_WORK.status
 {
+    # shellcheck disable=SC2086  # $hostile: empty or one directory
     nice -n 10 "$bin" -max_total_time="$seconds" -max_len="$max_len" \
-        -timeout=60 -print_final_stats=1 -artifact_prefix="$findings/" \
-        -dict="$dict" "$@" "$FUZZ_WORK" "$SRCDIR/tests/fuzz/corpus/$target"
+        -timeout="$FUZZ_TIMEOUT" -rss_limit_mb="$FUZZ_RSS_MB" \
+        -malloc_limit_mb="$FUZZ_MALLOC_MB" -print_final_stats=1 \
+        -artifact_prefix="$findings/" -dict="$dict" "$@" "$FUZZ_WORK" \
+        "$SRCDIR/tests/fuzz/corpus/$target" $hostile
     echo $? > "$status"
 } > "$log" 2>&1
 rc=$(cat "$status")
@@ -65,11 +101,14 @@ grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' \
     "$log"
 # libFuzzer times units by the wall clock: a machine that stalls, or
 # whose clock jumps, makes a "timeout" of an input that takes
-# milliseconds.  A timeout counts when the input is slow again alone.
+# milliseconds.  A timeout counts when the input is slow again alone,
+# under the same limit.
 artifact=$(sed -n 's/.*Test unit written to //p' "$log" | tail -1)
 case $artifact in
     */timeout-*)
-        if timeout 120 "$bin" -timeout=60 "$artifact" > "$log.again" 2>&1
+        if timeout $((FUZZ_TIMEOUT * 3 + 30)) "$bin" \
+                -timeout="$FUZZ_TIMEOUT" -rss_limit_mb="$FUZZ_RSS_MB" \
+                "$artifact" > "$log.again" 2>&1
         then
             echo "timeout not reproduced: $artifact runs at once alone" \
                  "(the clock jumped or the machine stalled); run stopped" \
@@ -82,7 +121,7 @@ case $artifact in
 esac
 if [ "$rc" -ne 0 ]; then
     echo "FINDING in $target (exit $rc):"
-    grep -E 'ERROR:|runtime error:|invariant broken|Test unit written' \
+    grep -E 'ERROR:|runtime error:|invariant broken|Test unit written|out-of-memory|timeout after' \
         "$log" | head -20
     echo "full log: $log"
     echo "replay: $BUILDDIR/tests/fuzz/replay $target FILE" \

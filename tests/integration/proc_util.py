@@ -132,3 +132,31 @@ def wrk_binary():
             return p
     return None
 
+
+
+# Under the sanitized build the ASan runtime's shadow memory and
+# quarantine make memory figures meaningless: check those apart.
+SANITIZED = bool(os.environ.get("HTTPD_ENV_LD_PRELOAD"))
+
+# Runs argv[1:] and prints its exit status, then its peak resident set
+# size in KiB (getrusage of the only child this interpreter has had), on
+# stderr's last line; the child's own output goes through.
+_PEAK = ("import resource, subprocess, sys\n"
+         "rc = subprocess.run(sys.argv[1:]).returncode\n"
+         "m = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
+         "sys.stderr.write('\\nPEAK %d %d\\n' % (rc, m))\n")
+
+
+def run_peak(args, timeout=120):
+    """(returncode, stdout, stderr, peak KiB) of a command, its peak RSS
+    measured apart from every other child of the test process."""
+    import subprocess
+    import sys
+
+    cp = subprocess.run([sys.executable, "-c", _PEAK] + [str(a) for a in
+                                                         args],
+                        capture_output=True, timeout=timeout)
+    err, _, last = cp.stderr.rstrip(b"\n").rpartition(b"\n")
+    word, rc, peak = last.split()
+    assert word == b"PEAK", cp.stderr
+    return int(rc), cp.stdout, err, int(peak)

@@ -22,6 +22,7 @@ import sys
 import pytest
 
 import httpd_harness as h
+import proc_util as pu
 
 jsonschema = pytest.importorskip("jsonschema")
 sys.path.insert(0, os.path.join(h.SRCDIR, "tests", "schemas"))
@@ -912,3 +913,50 @@ def test_strict_makes_not_imported_an_error(tmp_path):
                     "--lang-order", "en", "--strict", "-o", out)
     assert cp.returncode == 1 and not out.exists()
     assert "--strict: not imported: 1 × volunteer" in cp.stderr, cp.stderr
+
+
+# ------------------------------------------------- pairing is bounded
+def _work_docs(tmp_path, n0, n1):
+    """The sample documents with n0 and n1 work entries, each a month of
+    its own, the first n1 alike in both."""
+    def work(n):
+        return [{"name": "Company %d" % i, "position": "Engineer",
+                 "startDate": "%04d-%02d" % (1000 + i // 12, i % 12 + 1),
+                 "endDate": "%04d-%02d" % (1000 + i // 12, i % 12 + 1)}
+                for i in range(n)]
+    en, es = load("sample.en.json"), load("sample.es.json")
+    en["work"], es["work"] = work(n0), work(n1)
+    return (write(tmp_path / "cv.en.json", en),
+            write(tmp_path / "cv.es.json", es))
+
+
+def test_pairing_of_many_entries_is_refused_with_little_memory(tmp_path):
+    """The review's D6: 10,000 against 9,999 work entries took an
+    n x m table (413 MB, 8.8 s); more than 1,000 entries per language
+    whose counts differ are refused, one problem saying so."""
+    en, es = _work_docs(tmp_path, 10000, 9999)
+    rc, out, err, peak = pu.run_peak([PROFILECTL, "import-jsonresume", en,
+                                      es], timeout=60)
+    assert rc == 1, err
+    assert b"1 problem; nothing written" in err, err
+    assert b"$.work: 10000 entries in en, 9999 in es: too many to pair " \
+        b"by dates (at most 1000 per language" in err, err
+    assert pu.SANITIZED or peak < 100 * 1024, peak
+    assert out == b""
+
+
+def test_pairing_up_to_the_bound_names_the_entry_left_over(tmp_path):
+    en, es = _work_docs(tmp_path, 1000, 999)
+    cp = profilectl("import-jsonresume", en, es)
+    assert cp.returncode == 1, cp.stderr
+    problems = cp.stderr.splitlines()[:-1]
+    assert len(problems) == 1, cp.stderr
+    assert problems[0].startswith("%s: $.work[999] (Company 999, " % en)
+    assert "no entry with these dates in %s (1000 entries in en, 999 in " \
+        "es)" % es in problems[0]
+
+
+def test_equal_counts_pair_by_position_beyond_the_bound(tmp_path):
+    en, es = _work_docs(tmp_path, 1500, 1500)
+    data = import_ok(en, es)
+    assert len(data["experience"]) == 1500

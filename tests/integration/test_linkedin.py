@@ -21,7 +21,8 @@ import zipfile
 import pytest
 
 import httpd_harness as h
-from test_jsonresume import profilectl, write
+import proc_util as pu
+from test_jsonresume import PROFILECTL, profilectl, write
 
 LI_DATA = os.path.join(h.SRCDIR, "tests", "integration", "data", "linkedin")
 GOOD = sorted(os.path.basename(d) for d in glob.glob(os.path.join(
@@ -292,6 +293,71 @@ def test_not_an_export_is_refused(tmp_path):
     cp = _import(str(p), "--name", "A")
     assert cp.returncode == 2
     assert "neither a folder nor a ZIP archive" in cp.stderr
+
+
+def test_commas_zip_is_refused_quickly_with_little_memory(tmp_path):
+    """The review's D5: 61 KB of ZIP whose Profile.csv is a header and
+    two rows of 20 M commas each (1.6 GB of memory before)."""
+    n = 20 * 1024 * 1024
+    z = tmp_path / "commas.zip"
+    with zipfile.ZipFile(z, "w", zipfile.ZIP_DEFLATED) as f:
+        f.writestr("Profile.csv",
+                   "First Name,Last Name,Headline,Summary" + "," * n + "\n"
+                   + ("A,B,C,D" + "," * n + "\n") * 2)
+    assert os.path.getsize(z) < 100 * 1024
+    out = tmp_path / "li.json"
+    rc, _, err, peak = pu.run_peak([PROFILECTL, "import-linkedin", "-o", out,
+                                    z], timeout=60)
+    assert rc == 2, err
+    assert b"commas.zip:Profile.csv:1: more than 256 fields in a row" in err
+    # The entry's 60 MB are read (within PC_LI_MAX_BYTES); its fields
+    # are not kept.
+    assert pu.SANITIZED or peak < 100 * 1024, peak
+    assert not out.exists()
+
+
+def test_rows_of_a_file_are_bounded(tmp_path):
+    cp = _import(_export(tmp_path, {"Skills.csv": b"Name\n"
+                                    + b"a\n" * 100001}), "--name", "A")
+    assert cp.returncode == 2
+    # The header is a row: the 100,001st starts on line 100001.
+    assert "Skills.csv:100001: more than 100000 rows" in cp.stderr
+    (tmp_path / "fewer").mkdir()
+    cp = _import(_export(tmp_path / "fewer", {"Skills.csv": b"Name\n"
+                                              + b"a\n" * 99999}),
+                 "--name", "A")
+    assert cp.returncode == 0, cp.stderr
+
+
+def test_fields_of_all_files_together_are_bounded(tmp_path):
+    """600,000 fields in each of two files: each alone is within the
+    bound of 1,048,576, together they are not."""
+    row = b"," * 19 + b"\n"
+    cp = _import(_export(tmp_path, {"Positions.csv": row * 30000,
+                                    "Education.csv": row * 30000}),
+                 "--name", "A")
+    assert cp.returncode == 2
+    assert "Education.csv:" in cp.stderr and "more than 1048576 fields in " \
+        "the export's profile files together" in cp.stderr, cp.stderr
+
+
+def test_a_row_of_256_fields_is_read(tmp_path):
+    """The bound is on what no LinkedIn file has, not near it."""
+    head = b"Name" + b",x" * 255 + b"\n"
+    cp = _import(_export(tmp_path, {"Skills.csv": head + b"C" + b"," * 255
+                                    + b"\n"}), "--name", "A")
+    assert cp.returncode == 0, cp.stderr
+    assert json.loads(cp.stdout)["skills"][0]["skills"] == ["C"]
+
+
+def test_a_fifo_in_the_export_folder_is_refused_at_once(tmp_path):
+    d = tmp_path / "export"
+    d.mkdir()
+    os.mkfifo(d / "Positions.csv")
+    cp = _import(str(d), "--name", "A")
+    assert cp.returncode == 2
+    assert "Positions.csv: cannot read it: a FIFO, not a regular file" \
+        in cp.stderr
 
 
 # ------------------------------------------------------------- merge

@@ -73,6 +73,25 @@ def _many_records(path):
     return os.path.getsize(path)
 
 
+def test_profilectl_check_of_the_file_is_a_data_problem(workdir):
+    """The estimate's refusal is a problem in the data (CONTRACT §9):
+    check exits 1, as profilectl(1) says, not 2 (review D8)."""
+    path = os.path.join(_dir(workdir, "memory-bound-check"), "profile.json")
+    _many_records(path)
+    cp = subprocess.run([PROFILECTL, "check", path], capture_output=True,
+                        timeout=120)
+    assert cp.returncode == 1, cp
+    assert cp.stdout.decode().startswith(path + ": loading the data file "
+                                         "would take about"), cp.stdout
+    assert LIMIT_TEXT in cp.stdout.decode()
+    cp = subprocess.run([PROFILECTL, "check", "--json", path],
+                        capture_output=True, timeout=120)
+    assert cp.returncode == 1, cp
+    p, = json.loads(cp.stdout)
+    assert p["line"] is None and p["path"] is None
+    assert LIMIT_TEXT in p["message"]
+
+
 @pytest.mark.allow_log(r"PROFILE0003", r"PROFILE0005", r"PROFILE0007")
 def test_many_records_file_is_refused_as_bad_data(make_httpd, workdir,
                                                   sample):

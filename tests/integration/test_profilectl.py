@@ -515,14 +515,32 @@ def test_replaced_file_keeps_its_mode(tmp_path, make):
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="chown needs root")
 @pytest.mark.parametrize("make", WRITERS, ids=lambda m: m.__name__)
-def test_replaced_file_keeps_its_owner_and_group_as_root(tmp_path, make):
+def test_replaced_file_keeps_its_group_as_root_when_root_owns_it(tmp_path,
+                                                                 make):
+    w = make(tmp_path)
+    out = tmp_path / "out.json"
+    out.write_bytes(b"old")
+    os.chown(out, 0, 65534)
+    os.chmod(out, 0o640)
+    ctl(*w.args(out), check_rc=0)
+    st = os.stat(out)
+    assert (st.st_uid, st.st_gid, st.st_mode & 0o7777) == (0, 65534, 0o640)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="chown needs root")
+@pytest.mark.parametrize("make", WRITERS, ids=lambda m: m.__name__)
+def test_root_gives_no_file_away_nor_a_set_id_bit(tmp_path, make):
+    """Another user's file replaced by root becomes root's, with the
+    permission bits but not the set-id bits."""
     w = make(tmp_path)
     out = tmp_path / "out.json"
     out.write_bytes(b"old")
     os.chown(out, 65534, 65534)
+    os.chmod(out, 0o6644)
     ctl(*w.args(out), check_rc=0)
     st = os.stat(out)
-    assert (st.st_uid, st.st_gid) == (65534, 65534)
+    assert (st.st_uid, st.st_mode & 0o7777) == (0, 0o644)
+    assert st.st_gid != 65534
 
 
 @pytest.mark.parametrize("make", WRITERS, ids=lambda m: m.__name__)
@@ -549,33 +567,84 @@ def test_file_is_replaced_not_written_in_place(tmp_path, make):
 
 
 @pytest.mark.parametrize("make", WRITERS, ids=lambda m: m.__name__)
-def test_symbolic_link_is_followed_and_stays_a_link(tmp_path, make):
+def test_symbolic_link_is_replaced_never_followed(tmp_path, make):
+    """The link itself becomes the new file (a new file's mode); the
+    file it pointed to is not touched."""
     w = make(tmp_path)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     real = elsewhere / "real.json"
     real.write_bytes(b"old")
-    os.chmod(real, 0o600)
+    os.chmod(real, 0o640)
     link = tmp_path / "link.json"
     os.symlink(os.path.join("elsewhere", "real.json"), link)
-    ctl(*w.args(link), check_rc=0)
-    assert os.readlink(link) == os.path.join("elsewhere", "real.json")
-    assert read(real) != b"old"
-    json.loads(read(real))
-    assert os.stat(real).st_mode & 0o7777 == 0o600
-    # The temporary file was made beside the real file, and is gone.
+    ctl_env(*w.args(link), umask=0o022).check_returncode()
+    assert not os.path.islink(link)
+    json.loads(read(link))
+    assert os.stat(link).st_mode & 0o7777 == 0o644
+    assert read(real) == b"old"
     assert sorted(os.listdir(elsewhere)) == ["real.json"]
 
 
 @pytest.mark.parametrize("make", WRITERS, ids=lambda m: m.__name__)
-def test_dangling_symbolic_link_is_an_error(tmp_path, make):
+def test_dangling_symbolic_link_is_replaced(tmp_path, make):
     w = make(tmp_path)
     link = tmp_path / "link.json"
     os.symlink("missing.json", link)
-    cp = ctl(*w.args(link), check_rc=2)
-    assert b"does not exist" in cp.stderr, cp.stderr
-    assert os.readlink(link) == "missing.json"
+    ctl(*w.args(link), check_rc=0)
+    assert not os.path.islink(link)
+    json.loads(read(link))
     assert not os.path.exists(tmp_path / "missing.json")
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the attack needs root")
+@pytest.mark.parametrize("make", WRITERS, ids=lambda m: m.__name__)
+def test_link_planted_by_another_user_never_makes_root_write_elsewhere(
+        tmp_path, make):
+    """The review's D4: in a directory nobody owns, nobody's link to a
+    root-owned 0600 file; root's profilectl (new --force, -o) replaces
+    the link, never the file it names, and gives nothing to nobody."""
+    w = make(tmp_path)
+    victim = tmp_path / "victim.txt"
+    victim.write_bytes(b"secret root data\n")
+    os.chmod(victim, 0o600)
+    udir = tmp_path / "udir"
+    udir.mkdir()
+    os.chown(udir, 65534, 65534)
+    link = udir / "profile.json"
+    os.symlink(str(victim), link)
+    os.lchown(link, 65534, 65534)
+    ctl(*w.args(link), check_rc=0)
+    st = os.stat(victim)
+    assert read(victim) == b"secret root data\n"
+    assert (st.st_uid, st.st_gid, st.st_mode & 0o7777) == (0, 0, 0o600)
+    assert not os.path.islink(link) and os.stat(link).st_uid == 0
+    assert os.listdir(udir) == ["profile.json"]
+
+
+@pytest.mark.parametrize("make", WRITERS, ids=lambda m: m.__name__)
+@pytest.mark.parametrize("kind", ["FIFO", "device", "link to a FIFO",
+                                  "link to a device"])
+def test_target_that_is_not_a_regular_file_is_refused_at_once(
+        tmp_path, make, kind):
+    """Writing into a FIFO or a device is standard output's job: exit 2,
+    at once (a FIFO nobody reads would block an open for writing)."""
+    w = make(tmp_path)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    out = {"FIFO": str(fifo), "device": "/dev/null"}.get(kind)
+    if out is None:
+        out = str(tmp_path / "link")
+        os.symlink(str(fifo) if "FIFO" in kind else "/dev/null", out)
+    files = names_in(tmp_path)
+    cp = subprocess.run([PROFILECTL] + [str(a) for a in w.args(out)],
+                        capture_output=True, timeout=10)
+    assert cp.returncode == 2, cp
+    assert b"not a regular file" in cp.stderr, cp.stderr
+    assert b"standard output" in cp.stderr, cp.stderr
+    assert names_in(tmp_path) == files
+    if out.endswith("link"):
+        assert os.path.islink(out)
 
 
 @pytest.mark.parametrize("make", WRITERS, ids=lambda m: m.__name__)
@@ -616,16 +685,58 @@ def test_new_refuses_an_existing_name_even_a_dangling_link(tmp_path):
     assert os.listdir(tmp_path) == ["link.json"]
 
 
-def test_new_force_replaces_a_link_target_not_the_link(tmp_path):
+def test_new_force_replaces_a_link_not_its_target(tmp_path):
     real = tmp_path / "real.json"
     real.write_bytes(b"mine")
     link = tmp_path / "link.json"
     os.symlink("real.json", link)
     ctl("new", link, check_rc=2)
-    assert read(real) == b"mine"
+    assert read(real) == b"mine" and os.path.islink(link)
     ctl("new", "--force", link, check_rc=0)
-    assert os.path.islink(link)
-    ctl("check", real, check_rc=0)
+    assert not os.path.islink(link)
+    assert read(real) == b"mine"
+    ctl("check", link, check_rc=0)
+
+
+# Every command that reads a file, with X for that file.
+READERS = {
+    "check": ["check", "X"],
+    "show": ["show", "X", "/profile"],
+    "diff": ["diff", h.SAMPLE_DATA, "X"],
+    "export-jsonresume": ["export-jsonresume", "X"],
+    "merge": ["merge", h.SAMPLE_DATA, "X"],
+    "import-jsonresume": ["import-jsonresume", "--lang-order", "en", "X"],
+    "import-linkedin": ["import-linkedin", "X"],
+}
+
+
+@pytest.mark.parametrize("cmd", sorted(READERS))
+@pytest.mark.parametrize("kind", ["FIFO", "link to a FIFO", "/dev/zero",
+                                  "directory"])
+def test_input_that_is_not_a_regular_file_is_refused_at_once(tmp_path, cmd,
+                                                             kind):
+    """A FIFO nobody writes would block open() for ever, /dev/zero a
+    read: refused before either, exit 2 (an unusable input).  A hang is
+    the timeout's failure."""
+    if kind == "directory" and cmd == "import-linkedin":
+        pytest.skip("an export may be a folder")
+    fifo = tmp_path / "in.json"
+    os.mkfifo(fifo)
+    x = {"FIFO": str(fifo), "/dev/zero": "/dev/zero",
+         "directory": str(tmp_path)}.get(kind)
+    if x is None:
+        x = str(tmp_path / "link.json")
+        os.symlink("in.json", x)
+    args = [x if a == "X" else a for a in READERS[cmd]]
+    cp = subprocess.run([PROFILECTL] + args, capture_output=True,
+                        timeout=10)
+    assert cp.returncode == 2, cp
+    what = {"FIFO": b"a FIFO", "link to a FIFO": b"a FIFO",
+            "/dev/zero": b"a character device",
+            "directory": b"a directory"}[kind]
+    said = cp.stdout + cp.stderr
+    assert x.encode() + b": cannot read it: " + what \
+        + b", not a regular file" in said, said
 
 
 def _bad_data(tmp):
@@ -679,9 +790,15 @@ def test_check_of_a_good_file_to_dev_full_is_fine():
 
 
 def test_export_to_a_full_device_is_an_error(tmp_path):
+    """-o names a file; a device is refused, and standard output sent
+    there reports the write error."""
     cp = ctl("export-jsonresume", "-o", "/dev/full", h.SAMPLE_DATA,
              check_rc=2)
-    assert b"No space left on device" in cp.stderr
+    assert b"not a regular file" in cp.stderr, cp.stderr
+    with open("/dev/full", "wb") as full:
+        cp = ctl_env("export-jsonresume", h.SAMPLE_DATA, stdout=full)
+    assert cp.returncode == 2
+    assert b"No space left on device" in cp.stderr, cp.stderr
 
 
 # ------------------------------------------------------ exit statuses

@@ -2070,17 +2070,17 @@ static void only_a_regular_file_is_read(void **state)
     assert_int_equal(mkfifo(fifo, 0600), 0);
 
     assert_int_equal(profile_store_load(&st, &err, fifo, NULL, p),
-                     APR_EINVAL);
+                     APR_EBADF);
     assert_has(err, "not a regular file (a FIFO)");
     assert_int_equal(symlink(fifo, link), 0);
     assert_int_equal(profile_store_load(&st, &err, link, NULL, p),
-                     APR_EINVAL);
+                     APR_EBADF);
     assert_has(err, "not a regular file (a FIFO)");
     assert_int_equal(profile_store_load(&st, &err, dir, NULL, p),
-                     APR_EINVAL);
+                     APR_EBADF);
     assert_has(err, "not a regular file (a directory)");
     assert_int_equal(profile_store_load(&st, &err, "/dev/zero", NULL, p),
-                     APR_EINVAL);
+                     APR_EBADF);
     assert_has(err, "not a regular file (a device)");
     assert_int_not_equal(profile_data_open(&f, &fi, &err, fifo, p),
                          APR_SUCCESS);
