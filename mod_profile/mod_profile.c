@@ -348,36 +348,21 @@ static int profile_map_to_storage(request_rec *r)
            ? OK : DECLINED;
 }
 
-/* Once the whole configuration is read: a reading that will not run
- * validates the data files, the running one loads them once the logs
- * are open (mod_profile_reload.c). */
-static int profile_check_config(apr_pool_t *pconf, apr_pool_t *plog,
-                                apr_pool_t *ptemp, server_rec *s)
-{
-    (void)pconf;
-    (void)plog;
-    (void)s;
-    return profile_reload_check_config(ptemp);
-}
-
-static int profile_post_config(apr_pool_t *pconf, apr_pool_t *plog,
-                               apr_pool_t *ptemp, server_rec *s)
-{
-    (void)plog;
-    return profile_reload_post_config(pconf, ptemp, s);
-}
-
 static void register_hooks(apr_pool_t *p)
 {
-    ap_hook_check_config(profile_check_config, NULL, NULL, APR_HOOK_MIDDLE);
-    ap_hook_post_config(profile_post_config, NULL, NULL, APR_HOOK_MIDDLE);
+    /* Once the whole configuration is read: a reading that will not run
+     * validates the data files, the running one loads them once the logs
+     * are open (mod_profile_reload.c). */
+    ap_hook_check_config(profile_reload_check_config, NULL, NULL,
+                         APR_HOOK_MIDDLE);
+    ap_hook_post_config(profile_reload_post_config, NULL, NULL,
+                        APR_HOOK_MIDDLE);
     ap_hook_translate_name(profile_translate_name, NULL, NULL,
                            APR_HOOK_LAST);
     ap_hook_map_to_storage(profile_map_to_storage, NULL, NULL,
                            APR_HOOK_FIRST);
     ap_hook_handler(profile_handler, NULL, NULL, APR_HOOK_MIDDLE);
     profile_status_views_register_hooks(p);
-    profile_metrics_register_hooks(p);
 }
 
 module AP_MODULE_DECLARE_DATA profile_module = {

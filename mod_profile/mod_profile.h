@@ -10,16 +10,15 @@
  *   mod_profile_settings.c  the one place each directive's default is
  *                         resolved; where each setting is written
  *   mod_profile_holder.c  the one record per data file kept across
- *                         restarts
+ *                         restarts; which build runs; whether a file
+ *                         still holds the bytes its store was loaded from
  *   mod_profile_reload.c  validating and loading data files; what a
  *                         restart logs
- *   mod_profile_unchanged.c  whether a file still holds the bytes its
- *                         store was loaded from
  *   mod_profile_status.c  the status model: what is served, since when,
  *                         how it loaded, where each file is used
- *   mod_profile_status_views.c  server-status, the profile-status
- *                         handler, -D DUMP_PROFILES
- *   mod_profile_metrics.c the profile-metrics handler (Prometheus)
+ *   mod_profile_status_views.c  server-status, the profile-status and
+ *                         profile-metrics handlers, -D DUMP_PROFILES
+ *   mod_profile_metrics.c the metrics text (Prometheus)
  *
  * Glue only: everything that can be decided without httpd lives in the
  * pure core (profile_*.c).
@@ -211,11 +210,12 @@ const char *profile_holder_keep_bytes(profile_holder_t *h,
 void profile_holders_prune(server_rec *s, int gen);
 
 /* mod_profile_reload.c */
-int profile_reload_check_config(apr_pool_t *ptemp);
-int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
-                               server_rec *s);
+/* The check_config and post_config hooks. */
+int profile_reload_check_config(apr_pool_t *pconf, apr_pool_t *plog,
+                                apr_pool_t *ptemp, server_rec *s);
+int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *plog,
+                               apr_pool_t *ptemp, server_rec *s);
 
-/* mod_profile_unchanged.c */
 /* Which build of this module runs (its .so's path, device, inode, size
  * and times), into out[len]; "" where that cannot be known. */
 void profile_module_build(char *out, apr_size_t len, apr_pool_t *ptemp);
@@ -233,11 +233,9 @@ int profile_file_unchanged(const profile_store_t *st, const char *st_build,
 /* A JSON string of s (NULL: null); bytes that are not UTF-8 become
  * '?' (a path may hold any bytes).  *text, if not NULL, gets its text. */
 json_t *profile_jstr(const char *s, const char **text, apr_pool_t *p);
-/* `v`, a scalar or an array of scalars, as text (NULL: none); the items
- * of array `a` as text, joined by `sep`. */
+/* `v`, a scalar or an array of scalars (joined by spaces), as text
+ * (NULL: none). */
 const char *profile_json_text(const json_t *v, apr_pool_t *p);
-const char *profile_json_list(const json_t *a, const char *sep,
-                              apr_pool_t *p);
 /* A server as name:port (the main server: its name). */
 const char *profile_server_name(const server_rec *s, apr_pool_t *p);
 /* The running configuration's data files, sorted by path (NULL: none). */
@@ -258,6 +256,9 @@ void profile_status_views_register_hooks(apr_pool_t *p);
 
 /* mod_profile_metrics.c */
 #define PROFILE_METRICS_HANDLER "profile-metrics"
-void profile_metrics_register_hooks(apr_pool_t *p);
+#define PROFILE_METRICS_CONTENT_TYPE \
+    "text/plain; version=0.0.4; charset=utf-8"
+/* The metrics of the running configuration's data files, as text. */
+const char *profile_metrics_body(server_rec *s, apr_pool_t *p);
 
 #endif

@@ -16,13 +16,16 @@
  * naming the file, at every restart for as long as the file stays bad.
  *
  * A restart that finds a file holding the very bytes of its last good
- * load keeps that load (PROFILE0006 says "unchanged, kept"): logrotate
- * and certificate renewals restart the server every day.  Whether the
- * bytes are the same is mod_profile_unchanged.c's to say.
+ * load keeps that load (PROFILE0006 "unchanged, kept"; logrotate restarts
+ * the server every day); mod_profile_holder.c compares the bytes.
  */
 #include <string.h>
+/* Gives the memory the parser freed back: children fork without it. */
 #if defined(__GLIBC__)
-#include <malloc.h>             /* malloc_trim */
+#include <malloc.h>
+#define trim_heap() malloc_trim(0)
+#else
+#define trim_heap()
 #endif
 
 #include "httpd.h"
@@ -37,14 +40,6 @@
 #include "profile_validate.h"
 
 APLOG_USE_MODULE(profile);
-
-/* Gives the memory the parser freed back: children fork without it. */
-static void trim_heap(void)
-{
-#if defined(__GLIBC__)
-    malloc_trim(0);
-#endif
-}
 
 /* Where a file is named: "line N of F, line M of G". */
 static const char *named_at(const profile_data_t *d, apr_pool_t *p)
@@ -278,12 +273,16 @@ static int stopping(apr_pool_t *ptemp)
     return 0;
 }
 
-int profile_reload_check_config(apr_pool_t *ptemp)
+int profile_reload_check_config(apr_pool_t *pconf, apr_pool_t *plog,
+                                apr_pool_t *ptemp, server_rec *s)
 {
     profile_mod_conf_t *mc = profile_mod_conf(NULL);
     apr_hash_index_t *hi;
     int rv = OK;
 
+    (void)pconf;
+    (void)plog;
+    (void)s;
     profile_conf_files(ptemp);
     if (mc == NULL
         || ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_CONFIG
@@ -323,8 +322,8 @@ static void log_everywhere(const profile_data_t *d, server_rec *main_s,
     }
 }
 
-int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
-                               server_rec *s)
+int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *plog,
+                               apr_pool_t *ptemp, server_rec *s)
 {
     profile_mod_conf_t *mc = profile_mod_conf(NULL);
     int gen = ap_state_query(AP_SQ_CONFIG_GEN);
@@ -332,6 +331,7 @@ int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
     char build[PROFILE_BUILD_LEN];
     int rv = OK;
 
+    (void)plog;
     if (ap_state_query(AP_SQ_MAIN_STATE) != AP_SQ_MS_CREATE_CONFIG) {
         return OK;
     }

@@ -50,22 +50,12 @@ json_t *profile_jstr(const char *s, const char **text, apr_pool_t *p)
 
 #define jstr(s, p) profile_jstr((s), NULL, (p))
 
-/* The items of array `a` as text, joined by `sep`. */
-const char *profile_json_list(const json_t *a, const char *sep, apr_pool_t *p)
+/* Prints `v`, a scalar or an array of scalars, as text (NULL: none). */
+const char *profile_json_text(const json_t *v, apr_pool_t *p)
 {
     const char *s = "";
     size_t i;
 
-    for (i = 0; i < json_array_size(a); i++) {
-        s = apr_pstrcat(p, s, i ? sep : "", profile_json_text(json_array_get(a, i), p),
-                        NULL);
-    }
-    return s;
-}
-
-/* Prints `v`, a scalar or an array of scalars, as text (NULL: none). */
-const char *profile_json_text(const json_t *v, apr_pool_t *p)
-{
     if (v == NULL) {
         return NULL;            /* a member the file's state lacks */
     }
@@ -82,7 +72,11 @@ const char *profile_json_text(const json_t *v, apr_pool_t *p)
     case JSON_FALSE:
         return "off";
     case JSON_ARRAY:
-        return profile_json_list(v, " ", p);
+        for (i = 0; i < json_array_size(v); i++) {
+            s = apr_pstrcat(p, s, i ? " " : "",
+                            profile_json_text(json_array_get(v, i), p), NULL);
+        }
+        return s;
     default:
         return NULL;
     }

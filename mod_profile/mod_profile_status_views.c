@@ -6,7 +6,8 @@
  *   - a section of mod_status's /server-status, and in its ?auto form
  *     a few stable Key: value lines (mod_status's optional status_hook;
  *     none with ProfileServerStatus Off);
- *   - the `profile-status` handler: the model as JSON, for monitoring;
+ *   - the `profile-status` handler: the model as JSON, for monitoring,
+ *     and the `profile-metrics` handler (mod_profile_metrics.c's text);
  *   - `httpd -t -D DUMP_PROFILES`: each data file with its ProfileData
  *     lines and what is configured there, on stdout (test_config).
  *
@@ -160,20 +161,18 @@ static const char *bytes_html(request_rec *r, const json_t *f)
     return s;
 }
 
-static const char *records_html(request_rec *r, const json_t *f)
+/* The records of a file, "profile 1, skills 3, ..." (NULL: unread). */
+static const char *records_text(const json_t *f, apr_pool_t *p)
 {
     const json_t *recs = json_object_get(f, "records");
     const char *s = "", *key;
     json_t *n;
 
-    if (recs == NULL) {
-        return "-";
-    }
     json_object_foreach((json_t *)recs, key, n) {
-        s = apr_pstrcat(r->pool, s, *s ? ", " : "",
-                        ap_escape_html(r->pool, key), " ", h(r, n), NULL);
+        s = apr_pstrcat(p, s, *s ? ", " : "", key, " ",
+                        profile_json_text(n, p), NULL);
     }
-    return s;
+    return recs ? s : NULL;
 }
 
 /* One row of a file's table. */
@@ -189,7 +188,7 @@ static void file_html(request_rec *r, const json_t *f)
     const json_t *disk = json_object_get(f, "onDisk");
     const json_t *lines = json_object_get(f, "lines");
     const char *state = json_string_value(json_object_get(f, "state"));
-    const char *used = "";
+    const char *records = records_text(f, r->pool), *used = "";
     size_t i;
 
     ap_rprintf(r, "<h3>%s</h3>\n", field(r, f, "path"));
@@ -212,7 +211,7 @@ static void file_html(request_rec *r, const json_t *f)
                                   field(r, f, "loadedAt"),
                                   field(r, f, "loadSeconds")));
     row(r, "Languages", field(r, f, "languages"));
-    row(r, "Records", records_html(r, f));
+    row(r, "Records", records ? ap_escape_html(r->pool, records) : "-");
     row(r, "Representations", bytes_html(r, f));
     row(r, "Compressed forms", field(r, f, "compressed"));
     row(r, "ProfileBadData", field(r, f, "badData"));
@@ -262,34 +261,44 @@ static int status_hook(request_rec *r, int flags)
 }
 
 /* ------------------------------------------------------------------ */
-/* SetHandler profile-status                                           */
+/* SetHandler profile-status and profile-metrics                       */
 
-static int status_handler(request_rec *r)
+static int report_handler(request_rec *r)
 {
+    int json = strcmp(r->handler, PROFILE_STATUS_HANDLER) == 0;
+    const char *body;
     json_t *m;
-    char *body;
+    char *text;
 
-    if (strcmp(r->handler, PROFILE_STATUS_HANDLER) != 0) {
+    if (!json && strcmp(r->handler, PROFILE_METRICS_HANDLER) != 0) {
         return DECLINED;
     }
     ap_allow_standard_methods(r, REPLACE_ALLOW, M_GET, -1);
     if (r->method_number != M_GET) {
         return HTTP_METHOD_NOT_ALLOWED;
     }
-    m = profile_status_model(r->server, r->pool);
-    body = json_dumps(m, JSON_INDENT(2) | JSON_PRESERVE_ORDER
-                           | JSON_REAL_PRECISION(10));
-    json_decref(m);
-    if (body == NULL) {
-        return HTTP_INTERNAL_SERVER_ERROR;
+    if (json) {
+        m = profile_status_model(r->server, r->pool);
+        text = json_dumps(m, JSON_INDENT(2) | JSON_PRESERVE_ORDER
+                             | JSON_REAL_PRECISION(10));
+        json_decref(m);
+        if (text == NULL) {
+            return HTTP_INTERNAL_SERVER_ERROR;
+        }
+        body = apr_pstrcat(r->pool, text, "\n", NULL);
+        free(text);
     }
-    ap_set_content_type(r, "application/json");
+    else {
+        body = profile_metrics_body(r->server, r->pool);
+    }
+    ap_set_content_type(r, json ? "application/json"
+                        : PROFILE_METRICS_CONTENT_TYPE);
     apr_table_setn(r->headers_out, "Cache-Control", "no-store");
     apr_table_setn(r->headers_out, "X-Content-Type-Options", "nosniff");
-    ap_set_content_length(r, (apr_off_t)strlen(body) + 1);
-    ap_rputs(body, r);
-    ap_rputs("\n", r);
-    free(body);
+    ap_set_content_length(r, (apr_off_t)strlen(body));
+    if (!r->header_only) {
+        ap_rputs(body, r);
+    }
     return OK;
 }
 
@@ -300,15 +309,13 @@ static int status_handler(request_rec *r)
  * and each ProfileData line naming it. */
 static void dump_file(apr_file_t *out, const json_t *f, apr_pool_t *p)
 {
-    const json_t *recs = json_object_get(f, "records");
     const json_t *lines = json_object_get(f, "lines");
-    const char *counts = "", *key;
+    const char *records = records_text(f, p);
     char *err, *line, *state;
-    json_t *n;
     size_t i;
 
     apr_file_printf(out, "  %s\n", profile_json_text(json_object_get(f, "path"), p));
-    if (recs == NULL) {
+    if (records == NULL) {
         err = apr_pstrdup(p, profile_json_text(json_object_get(f, "error"), p));
         apr_file_printf(out, "    data: bad:\n");
         for (line = apr_strtok(err, "\n", &state); line != NULL;
@@ -317,12 +324,9 @@ static void dump_file(apr_file_t *out, const json_t *f, apr_pool_t *p)
         }
     }
     else {
-        json_object_foreach((json_t *)recs, key, n) {
-            counts = apr_pstrcat(p, counts, *counts ? ", " : "", key, " ",
-                                 profile_json_text(n, p), NULL);
-        }
         apr_file_printf(out, "    languages: %s; records: %s\n",
-                        profile_json_text(json_object_get(f, "languages"), p), counts);
+                        profile_json_text(json_object_get(f, "languages"), p),
+                        records);
     }
     for (i = 0; i < json_array_size(lines); i++) {
         apr_file_printf(out, "    %s\n", line_text(json_array_get(lines, i),
@@ -377,5 +381,5 @@ void profile_status_views_register_hooks(apr_pool_t *p)
     ap_hook_test_config(status_test_config, NULL, NULL, APR_HOOK_MIDDLE);
     APR_OPTIONAL_HOOK(ap, status_hook, status_hook, NULL, NULL,
                       APR_HOOK_MIDDLE);
-    ap_hook_handler(status_handler, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_handler(report_handler, NULL, NULL, APR_HOOK_MIDDLE);
 }
