@@ -425,7 +425,7 @@ def assert_refused_beside(beside, m, valid, size, path_named):
     """After a graceful onto a bad file (m) that came after one onto a
     valid file (valid): every promise of the module docstring."""
     s = beside.server
-    assert m["silence"] <= SILENCE_FACTOR * valid["silence"] + SILENCE_SLACK, (
+    assert silences_compare(m, valid), (
         "the static site was silent %.2f s over the bad file, %.2f s over "
         "the valid one of the same size" % (m["silence"], valid["silence"]))
     r = s.get("/api/v1/experience", timeout=30)
@@ -448,6 +448,29 @@ def assert_refused_beside(beside, m, valid, size, path_named):
             m["rss_before"] / MB, m["rss_after"] / MB))
 
 
+def silences_compare(m, valid):
+    return m["silence"] <= SILENCE_FACTOR * valid["silence"] + SILENCE_SLACK
+
+
+def measured_pair(beside, install, size, limit=None):
+    """A graceful onto a different valid file, then one onto the bad
+    file install() puts in place: (valid, bad) figures.  When the
+    static site's silence over the bad file is over its allowance, the
+    pair is measured once more and the second pair judged: a machine's
+    momentary load lengthens one silence, a refusal that costs more than
+    a load lengthens both."""
+    for attempt in (1, 2):
+        valid = beside.graceful_valid()
+        m = beside.graceful(install, size,
+                            limit(valid) if limit else restart_limit(valid))
+        if silences_compare(m, valid):
+            break
+        print("\nsilence %.2f s over the bad file, %.2f s over the valid "
+              "one (attempt %d)" % (m["silence"], valid["silence"],
+                                    attempt))
+    return valid, m
+
+
 def restart_limit(valid):
     """How long a refusal may take before the parent is killed: far more
     than the silence the test allows."""
@@ -467,17 +490,16 @@ def test_graceful_onto_bad_file_beside_static_site(beside, files, kind):
     size = GRACEFUL_SIZE
     bad = files(kind, size)
     beside.ensure_up()
-    valid = beside.graceful_valid()
-    _report("graceful onto a valid %d-byte file" % size, valid, size)
-    if not SANITIZED and valid["hwm_reset"]:
-        assert valid["hwm"] - valid["rss_before"] <= bound(size), valid
 
     def install():
         with open(bad, "rb") as f, open(beside.data + ".tmp", "wb") as g:
             g.write(f.read())
         os.chmod(beside.data + ".tmp", 0o644)
         os.replace(beside.data + ".tmp", beside.data)
-    m = beside.graceful(install, size, restart_limit(valid))
+    valid, m = measured_pair(beside, install, size)
+    _report("graceful onto a valid %d-byte file" % size, valid, size)
+    if not SANITIZED and valid["hwm_reset"]:
+        assert valid["hwm"] - valid["rss_before"] <= bound(size), valid
     _report("graceful onto %s, %d bytes" % (kind, size), m, size)
     assert_refused_beside(beside, m, valid, size, beside.data)
 
@@ -556,9 +578,9 @@ def beside_small(make_httpd, workdir):
 def test_nonregular_file_graceful_keeps_every_site(beside_small, kind):
     b = beside_small
     b.ensure_up()
-    valid = b.graceful_valid()
-    m = b.graceful(lambda: hf.make_nonregular(kind, b.data),
-                   b.size, NONREGULAR_TIMEOUT + valid["wall"])
+    valid, m = measured_pair(
+        b, lambda: hf.make_nonregular(kind, b.data), b.size,
+        lambda valid: NONREGULAR_TIMEOUT + valid["wall"])
     _report("graceful onto a %s" % kind, m, b.size)
     assert REFUSAL.search(m["log"]), m["log"][-3000:]
     assert_refused_beside(b, m, valid, b.size, b.data)
