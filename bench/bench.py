@@ -194,8 +194,38 @@ MaxRequestWorkers 150
 MaxConnectionsPerChild 0"""
 
 
+# The realistic configuration (issue 26): Debian's default module set, as
+# `a2enmod` leaves it (each module's .load and .conf from mods-available,
+# mod_profile among them as after `a2enmod profile`), and a combined
+# access log, as Debian's apache2.conf and 000-default.conf have it.
+COMBINED_LOG = (
+    'LogFormat "%h %l %u %t \\"%r\\" %>s %O \\"%{Referer}i\\" '
+    '\\"%{User-Agent}i\\"" combined\n'
+    'CustomLog logs/access.log combined\n')
+
+
+def debian_prologue():
+    """LoadModule lines and Includes of Debian's default module set (with
+    mpm_event and mod_profile), and the combined access log."""
+    lines = []
+    names = sorted(["mpm_event"] + hh.DEBIAN_DEFAULT_MODULES + ["profile"])
+    for n in names:
+        if n == "profile":
+            lines.append("LoadModule profile_module %s" % MODULE)
+            continue
+        for mod, so in hh._load_lines(os.path.join(hh.MODS_AVAILABLE,
+                                                   n + ".load")):
+            lines.append("LoadModule %s %s" % (mod, so))
+    for n in names:
+        conf = os.path.join(hh.MODS_AVAILABLE, n + ".conf")
+        if n != "profile" and os.path.exists(conf):
+            lines.append('Include "%s"' % conf)
+    return "\n".join(lines) + "\n" + COMBINED_LOG
+
+
 class Server:
-    def __init__(self, root, name, body, mpm=MPM_BENCH, pin=True):
+    def __init__(self, root, name, body, mpm=MPM_BENCH, pin=True,
+                 realistic=False):
         self.pin = pin
         self.root = root
         self.name = name
@@ -206,10 +236,14 @@ class Server:
             os.chmod(d, 0o755)
         user = "User www-data\nGroup www-data" if os.geteuid() == 0 else ""
         self.conf = os.path.join(root, "httpd.conf")
+        common = COMMON.format(root=root, port=self.port, mods=MODULES_DIR,
+                               user=user, mpm=mpm)
+        if realistic:
+            common = "".join(
+                ln for ln in common.splitlines(True)
+                if not ln.startswith("LoadModule ")) + debian_prologue()
         with open(self.conf, "w") as f:
-            f.write(COMMON.format(root=root, port=self.port,
-                                  mods=MODULES_DIR, user=user, mpm=mpm)
-                    + body)
+            f.write(common + body)
 
     def ctl(self, *args):
         pin = ["taskset", "-c", SERVER_CPU] if self.pin else []
@@ -721,10 +755,10 @@ def instructions(server, scs, which, n):
     return counts
 
 
-def instructions_table(scs, by, n):
+def instructions_table(scs, by, n, counts):
     log("instruction counts (callgrind, %d requests per scenario)" % n)
-    counts = {w: instructions(by[w], scs, w, n)
-              for w in ("A", "B", "C", "D")}
+    counts.update({w: instructions(by[w], scs, w, n)
+                   for w in ("A", "B", "C", "D")})
     out = ["\n## Instructions per request (callgrind)\n",
            "Each server as one process (`-X`) under `valgrind "
            "--tool=callgrind`; counters zeroed after 20 warm-up requests, "
@@ -743,6 +777,71 @@ def instructions_table(scs, by, n):
             fmt(a / b if a and b else None, ".3f"),
             fmt(a / d if a and d else None, ".3f")))
     return "\n".join(out)
+
+
+# ----------------------------------------------------------- realistic
+REALISTIC_KINDS = ("plain", "head", "304", "options")
+
+
+def realistic_table(work, scs, floor_so, n, minimal):
+    """Instructions per request of A and of the floor D in the realistic
+    configuration (Debian's module set, combined access log), for the
+    unfiltered GET, HEAD, 304 and OPTIONS scenarios, beside the minimal
+    configuration's counts (`minimal`: which -> slug -> count)."""
+    log("instruction counts, realistic configuration")
+    rwork = os.path.join(work, "realistic")
+    os.makedirs(rwork)
+    rscs = [copy_scenario(sc) for sc in scs if sc.kind in REALISTIC_KINDS]
+    a = Server(os.path.join(rwork, "A"), "mod_profile (Debian set)",
+               profile_location(SAMPLE), realistic=True)
+    a.start()
+    try:
+        for i, sc in enumerate(rscs):
+            sc.url = {"A": BASE + sc.path, "C": "/s%02d" % i}
+            r = fetch(a.port, sc)
+            sc.expect_status = r.status
+            with open(os.path.join(rwork, "s%02d.body" % i), "wb") as f:
+                f.write(fetch(a.port, Scenario("body", sc.path, sc.headers))
+                        .body if sc.method == "HEAD" else r.body)
+        d = Server(os.path.join(rwork, "D"), "floor (Debian set)",
+                   configure_floor(rwork, a, rscs, floor_so),
+                   realistic=True)
+        d.start()
+        try:
+            check_floor(a, d, rscs)
+        finally:
+            d.stop()
+    finally:
+        a.stop()
+    counts = {"A": instructions(a, rscs, "A", n),
+              "D": instructions(d, rscs, "D", n)}
+    out = ["\n## Instructions per request: minimal and realistic "
+           "configurations\n",
+           "Minimal: the configuration above (mpm_event, mod_authz_core, "
+           "mod_profile; no access log).  Realistic: Debian's default "
+           "module set as `a2enmod` leaves it (%s; each module's .conf "
+           "included) with mod_profile, and a combined access log.  The "
+           "floor D serves the same bytes from quick_handler in the same "
+           "configuration.  Target: A/D at most 1.25 on the realistic "
+           "configuration." % ", ".join(hh.DEBIAN_DEFAULT_MODULES), "",
+           "| scenario | minimal A | minimal D | minimal A/D | realistic A "
+           "| realistic D | realistic A/D |",
+           "|---|---|---|---|---|---|---|"]
+    for sc in rscs:
+        ma, md = minimal["A"].get(sc.slug), minimal["D"].get(sc.slug)
+        ra, rd = counts["A"].get(sc.slug), counts["D"].get(sc.slug)
+        out.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+            sc.name, fmt(ma, ".0f"), fmt(md, ".0f"),
+            fmt(ma / md if ma and md else None, ".3f"),
+            fmt(ra, ".0f"), fmt(rd, ".0f"),
+            fmt(ra / rd if ra and rd else None, ".3f")))
+    return "\n".join(out)
+
+
+def copy_scenario(sc):
+    c = Scenario(sc.name, sc.path, sc.headers, sc.kind, None, sc.close,
+                 sc.method)
+    return c
 
 
 # ---------------------------------------------------------- big data
@@ -1256,7 +1355,10 @@ def main():
         servers = []
         itable = None
         if args.instructions and shutil.which("valgrind"):
-            itable = instructions_table(scs, by, args.instructions)
+            counts = {}
+            itable = instructions_table(scs, by, args.instructions, counts)
+            itable += "\n" + realistic_table(work, scs, floor_so,
+                                             args.instructions, counts)
 
         report = ["# mod_profile benchmark",
                   "",

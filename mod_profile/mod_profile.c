@@ -50,43 +50,32 @@ static int apply_header(void *rv, const char *key, const char *val)
 
 /* What the answer was, for the access log (docs/operations.md, "The
  * access log"): the language and coding served, the route, and whether
- * the data is the last good load of a file that failed to load since. */
+ * the data is the last good load of a file that failed to load since;
+ * as notes (%{profile-lang}n) and as variables of the request's
+ * environment (%{profile-lang}e, mod_lua, mod_rewrite), always. */
 static void note_answer(request_rec *r, const profile_response_t *resp,
                         const profile_data_t *data)
 {
-    profile_notes_set(r, resp->language,
-                      resp->route, resp->content_encoding
-                                   ? resp->content_encoding : "identity",
-                      data == NULL || data->store == NULL ? NULL
-                      : data->stale ? "1" : "0");
-}
+    static const char *const names[] = {
+        "profile-lang", "profile-route", "profile-coding", "profile-stale"
+    };
+    const char *vals[4];
+    int i;
 
-/* An HTTP date (Expires): the last one this thread wrote when it names
- * the same second, else from httpd's cache of exploded times, by the
- * second (as for Date). */
-#if defined(__GNUC__)
-static __thread apr_time_t last_sec = -1;
-static __thread char last_date[APR_RFC822_DATE_LEN];
-#endif
-
-static apr_status_t recent_date(char *out, apr_time_t t)
-{
-#if defined(__GNUC__)
-    apr_status_t rv;
-
-    if (apr_time_sec(t) == last_sec) {
-        memcpy(out, last_date, APR_RFC822_DATE_LEN);
-        return APR_SUCCESS;
+    vals[0] = resp->language;
+    vals[1] = resp->route;
+    vals[2] = resp->content_encoding ? resp->content_encoding : "identity";
+    vals[3] = data == NULL || data->store == NULL ? NULL
+              : data->stale ? "1" : "0";
+    for (i = 0; i < 4; i++) {
+        if (vals[i] != NULL) {
+            /* Only this module names notes so, and the handler runs
+             * once per request: added, not looked for first.  SetEnv
+             * or mod_rewrite may have set a variable before. */
+            apr_table_addn(r->notes, names[i], vals[i]);
+            apr_table_setn(r->subprocess_env, names[i], vals[i]);
+        }
     }
-    rv = ap_recent_rfc822_date(out, t);
-    if (rv == APR_SUCCESS) {
-        memcpy(last_date, out, APR_RFC822_DATE_LEN);
-        last_sec = apr_time_sec(t);
-    }
-    return rv;
-#else
-    return ap_recent_rfc822_date(out, t);
-#endif
 }
 
 /* ap_remove_output_filter_byhandle(r->output_filters, "BYTERANGE")
@@ -207,32 +196,33 @@ static void apply_conditions(request_rec *r, profile_response_t *resp,
 /* A section with the handler and no data: answered with a 500 problem;
  * said at ERR once per process (any client could fill the log), then
  * at DEBUG. */
-static int unconfigured(request_rec *r, const profile_dir_conf *conf,
+static int unconfigured(request_rec *r, const profile_dir_conf_t *conf,
                         profile_site_t *site, profile_request_t *req)
 {
+    const profile_data_t *data = conf->use ? conf->use->data : NULL;
     static apr_uint32_t said;
     profile_response_t resp;
     int level = apr_atomic_cas32(&said, 1, 0) == 0 ? APLOG_ERR : APLOG_DEBUG;
 
     ap_log_rerror(APLOG_MARK, level, 0, r, PROFILE_LOGNO(0001)
                   "SetHandler profile is set for %s but %s%s", r->uri,
-                  conf->data == NULL ? "no ProfileData applies there"
-                  : conf->data->store == NULL
+                  data == NULL ? "no ProfileData applies there"
+                  : data->store == NULL
                   ? "no good data of its file could be loaded: "
                   : "ProfileData is not inside a <Location>; set "
                     "ProfileBasePath",
-                  conf->data != NULL && conf->data->store == NULL
-                  ? conf->data->path : "");
+                  data != NULL && data->store == NULL ? data->path : "");
     site->store = NULL;
     req->path = "";
     profile_api_answer(&resp, site, req, r->pool);
     profile_api_error(&resp, site, req, HTTP_INTERNAL_SERVER_ERROR, r->pool);
-    return send_answer(r, &resp, conf->data);
+    return send_answer(r, &resp, data);
 }
 
 static int profile_handler(request_rec *r)
 {
-    profile_dir_conf *conf;
+    profile_dir_conf_t *conf;
+    const profile_data_t *data;
     profile_site_t site;
     profile_request_t req;
     profile_response_t resp;
@@ -242,14 +232,12 @@ static int profile_handler(request_rec *r)
         return DECLINED;
     }
     conf = ap_get_module_config(r->per_dir_config, &profile_module);
-    site.store = conf->data ? conf->data->store : NULL;
+    data = conf->use ? conf->use->data : NULL;
+    site.store = data ? data->store : NULL;
     site.origins = conf->origins;
-    site.max_age = conf->max_age >= 0 ? conf->max_age
-                                      : PROFILE_DEFAULT_MAX_AGE;
-    site.cache_control = conf->max_age >= 0 ? conf->cache_control
-                         : "public, max-age="
-                           APR_STRINGIFY(PROFILE_DEFAULT_MAX_AGE);
-    site.compress = conf->compress != 0;
+    site.max_age = profile_conf_max_age(conf);
+    site.cache_control = profile_conf_cache_control(conf);
+    site.compress = data && profile_conf_compress(conf->use, NULL, NULL);
 
     memset(&req, 0, sizeof(req));
     req.method = r->method_number == M_GET ? PROFILE_M_GET
@@ -276,15 +264,15 @@ static int profile_handler(request_rec *r)
      * writes its fields straight into headers_out, not into a table of
      * its own copied there by send_answer(). */
     req.headers = apr_is_empty_table(r->headers_out) ? r->headers_out : NULL;
-    req.date = recent_date;
+    req.date = ap_recent_rfc822_date;
 
-    base = profile_api_base(conf);
+    base = profile_conf_base(conf);
     req.path = base != NULL ? profile_below(r->uri, base) : NULL;
-    if (conf->data != NULL && site.store == NULL && req.path != NULL) {
-        /* Its file has no good load yet (ProfileBadData keep). */
+    if (data != NULL && site.store == NULL && req.path != NULL) {
+        /* Its file has no good load yet (bad=keep). */
         profile_api_unavailable(&resp, &site, &req, PROFILE_RETRY_AFTER,
                                 r->pool);
-        return send_answer(r, &resp, conf->data);
+        return send_answer(r, &resp, data);
     }
     if (site.store == NULL || base == NULL) {
         return unconfigured(r, conf, &site, &req);
@@ -292,7 +280,7 @@ static int profile_handler(request_rec *r)
 
     profile_api_answer(&resp, &site, &req, r->pool);
     if (resp.conditional) {
-        apply_conditions(r, &resp, &site, &req, conf->data->last_modified);
+        apply_conditions(r, &resp, &site, &req, data->last_modified);
     }
     if (APLOGrdebug(r)) {
         ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, PROFILE_LOGNO(0002)
@@ -302,7 +290,7 @@ static int profile_handler(request_rec *r)
                       resp.etag ? ", ETag " : "",
                       resp.etag ? resp.etag : "");
     }
-    return send_answer(r, &resp, conf->data);
+    return send_answer(r, &resp, data);
 }
 
 /* URLs served by this handler name no file: like mod_proxy, the module
@@ -318,17 +306,17 @@ static int profile_handler(request_rec *r)
  * dot) is undone by send_answer(). */
 static int profile_translate_name(request_rec *r)
 {
-    profile_dir_conf *conf = ap_get_module_config(r->per_dir_config,
-                                                  &profile_module);
+    profile_dir_conf_t *conf = ap_get_module_config(r->per_dir_config,
+                                                    &profile_module);
     core_dir_config *core;
     const char *handler, *base, *err = NULL;
 
-    if (conf == NULL || conf->data == NULL) {
+    if (conf == NULL || conf->use == NULL) {
         return DECLINED;            /* no API here: the common case */
     }
     /* The sections were merged for the URL as it came; mod_rewrite
      * ([PT]) or another translate_name hook may have moved it since. */
-    base = profile_api_base(conf);
+    base = profile_conf_base(conf);
     if (base == NULL || profile_below(r->uri, base) == NULL) {
         return DECLINED;
     }
@@ -360,46 +348,29 @@ static int profile_map_to_storage(request_rec *r)
            ? OK : DECLINED;
 }
 
-/* Once the whole configuration is read: where each API is served and
- * with which settings; a reading that will not run validates the data
- * files, the running one loads them once the logs are open
- * (mod_profile_reload.c). */
-static int profile_check_config(apr_pool_t *pconf, apr_pool_t *plog,
-                                apr_pool_t *ptemp, server_rec *s)
-{
-    (void)plog;
-    return profile_reload_check_config(pconf, ptemp, s);
-}
-
-static int profile_post_config(apr_pool_t *pconf, apr_pool_t *plog,
-                               apr_pool_t *ptemp, server_rec *s)
-{
-    profile_mod_conf_t *mc = profile_mod_conf(pconf);
-
-    (void)plog;
-    profile_notes_configure(mc);
-    return profile_reload_post_config(pconf, ptemp, s);
-}
-
 static void register_hooks(apr_pool_t *p)
 {
-    ap_hook_check_config(profile_check_config, NULL, NULL, APR_HOOK_MIDDLE);
-    ap_hook_post_config(profile_post_config, NULL, NULL, APR_HOOK_MIDDLE);
+    /* Once the whole configuration is read: a reading that will not run
+     * validates the data files, the running one loads them once the logs
+     * are open (mod_profile_reload.c). */
+    ap_hook_check_config(profile_reload_check_config, NULL, NULL,
+                         APR_HOOK_MIDDLE);
+    ap_hook_post_config(profile_reload_post_config, NULL, NULL,
+                        APR_HOOK_MIDDLE);
     ap_hook_translate_name(profile_translate_name, NULL, NULL,
                            APR_HOOK_LAST);
     ap_hook_map_to_storage(profile_map_to_storage, NULL, NULL,
                            APR_HOOK_FIRST);
     ap_hook_handler(profile_handler, NULL, NULL, APR_HOOK_MIDDLE);
     profile_status_views_register_hooks(p);
-    profile_metrics_register_hooks(p);
 }
 
 module AP_MODULE_DECLARE_DATA profile_module = {
     STANDARD20_MODULE_STUFF,
     profile_create_dir_conf,
     profile_merge_dir_conf,
-    NULL,
-    NULL,
+    profile_create_srv_conf,
+    profile_merge_srv_conf,
     profile_cmds,
     register_hooks,
 #if defined(AP_MODULE_FLAG_NONE)

@@ -5,22 +5,20 @@
  * what each glue file offers the others.
  *
  *   mod_profile.c         the module record, hooks and the request glue
- *   mod_profile_config.c  directives, per-directory configuration, merge,
- *                         the module's configuration of a generation
- *   mod_profile_apis.c    where each API is served, with which effective
- *                         settings (httpd's merge), and what that means
- *                         for loading its file
+ *   mod_profile_config.c  directives, per-directory and per-server
+ *                         configuration and their merges
+ *   mod_profile_settings.c  the one place each directive's default is
+ *                         resolved; where each setting is written
  *   mod_profile_holder.c  the one record per data file kept across
- *                         restarts
+ *                         restarts; which build runs; whether a file
+ *                         still holds the bytes its store was loaded from
  *   mod_profile_reload.c  validating and loading data files; what a
  *                         restart logs
- *   mod_profile_unchanged.c  whether a file still holds the bytes its
- *                         store was loaded from
  *   mod_profile_status.c  the status model: what is served, since when,
  *                         how it loaded, where each file is used
- *   mod_profile_status_views.c  server-status, the profile-status
- *                         handler, -D DUMP_PROFILES
- *   mod_profile_metrics.c the profile-metrics handler (Prometheus)
+ *   mod_profile_status_views.c  server-status, the profile-status and
+ *                         profile-metrics handlers, -D DUMP_PROFILES
+ *   mod_profile_metrics.c the metrics text (Prometheus)
  *
  * Glue only: everything that can be decided without httpd lives in the
  * pure core (profile_*.c).
@@ -58,56 +56,64 @@ typedef struct {
     const char *error;              /* why this generation's load failed */
     int stale;                      /* store is an earlier good load */
     int kept;                       /* this restart kept it, unchanged */
-    int compress;                   /* its gzip and br forms are rendered */
-    const char *refuse_at;          /* the ProfileBadData refuse that
-                                     * applies ("line N of F"); NULL: keep */
+    int compress;                   /* a line says compress=on: its gzip
+                                     * and br forms are rendered */
+    const char *refuse_at;          /* the first line saying bad=refuse
+                                     * ("bad=refuse on line N of F");
+                                     * NULL: keep */
     apr_array_header_t *uses;       /* profile_use_t *: where it is named */
-    apr_array_header_t *apis;       /* profile_api_t *: where it is served */
     const char *last_modified;      /* store->mtime as an HTTP date */
 } profile_data_t;
 
+/* Per directory: what a request is configured with (httpd's merge). */
 typedef struct {
-    profile_data_t *data;           /* ProfileData; NULL: unset */
-    const profile_use_t *use;       /* the ProfileData line of data */
-    const char *data_base;          /* the <Location> holding ProfileData */
+    const profile_use_t *use;       /* ProfileData; NULL: unset */
     const char *base_path;          /* ProfileBasePath; NULL: unset */
     apr_array_header_t *origins;    /* NULL: "*" */
     int origins_set;
     int max_age;                    /* -1: unset */
     const char *cache_control;      /* Cache-Control for max_age */
-    int compress;                   /* ProfileCompression; -1: unset */
-    int refuse;                     /* ProfileBadData refuse: 1, keep: 0;
-                                     * -1: unset (keep) */
-    const char *refuse_at;          /* where refuse was set */
-} profile_dir_conf;
+} profile_dir_conf_t;
 
-/* A ProfileData line. */
+/* Per server: the defaults of the ProfileData options (httpd's
+ * per-server merge: a virtual host inherits the server config's). */
+typedef struct {
+    int refuse;                     /* ProfileBadData; -1: unset (keep) */
+    int compress;                   /* ProfileCompression; -1: unset (On) */
+    const char *refuse_at, *compress_at;    /* "line N of F" */
+} profile_srv_conf_t;
+
+/* A ProfileData line: its file, where it stands, its options. */
 struct profile_use {
     profile_data_t *data;
     server_rec *s;                  /* the server whose section holds it */
     const char *file;
     int line;
-    const char *section;            /* "<Location", "<If"...; NULL: none */
-    profile_dir_conf *conf;         /* that section's own */
+    const char *section;            /* "<Location /api/v1>" as written;
+                                     * NULL: the server's own level */
+    const char *base;               /* the plain <Location> path it stands
+                                     * in (NULL: none; ProfileBasePath) */
+    int refuse;                     /* bad=; -1: not said */
+    int compress;                   /* compress=; -1: not said */
+    const profile_dir_conf_t *conf; /* that section's own */
 };
 
-/* An API: a ProfileData line at its base, with the servers that serve it
- * there with the same effective settings. */
+/* A request-time directive where it is written (for the reports). */
 typedef struct {
-    const profile_use_t *use;
-    const char *base;               /* NULL: none can be known */
-    apr_array_header_t *servers;    /* server_rec * */
-    const profile_dir_conf *eff;    /* the settings httpd's merge gives */
-} profile_api_t;
+    const char *name, *value, *file, *section;
+    int line;
+    server_rec *s;
+    const profile_dir_conf_t *conf; /* the section's own */
+} profile_setting_t;
 
 /* The module's configuration of one generation, in its pool. */
 typedef struct {
+    apr_pool_t *pool;               /* the generation's */
     apr_hash_t *files;              /* path -> profile_data_t */
+    apr_array_header_t *settings;   /* profile_setting_t, as written */
     apr_off_t max_data_size;        /* ProfileMaxDataSize */
     int server_status;              /* ProfileServerStatus */
     int running;                    /* the served generation, loaded */
-    int variables_read;             /* the configuration reads the access
-                                     * log's values as variables */
 } profile_mod_conf_t;
 
 extern module AP_MODULE_DECLARE_DATA profile_module;
@@ -116,20 +122,40 @@ extern module AP_MODULE_DECLARE_DATA profile_module;
 extern const command_rec profile_cmds[];
 void *profile_create_dir_conf(apr_pool_t *p, char *dir);
 void *profile_merge_dir_conf(apr_pool_t *p, void *basev, void *addv);
+void *profile_create_srv_conf(apr_pool_t *p, server_rec *s);
+void *profile_merge_srv_conf(apr_pool_t *p, void *basev, void *addv);
 /* The module's configuration of the generation whose pool is `pconf`,
  * made if new; with pconf NULL, the current one, or NULL. */
 profile_mod_conf_t *profile_mod_conf(apr_pool_t *pconf);
+
+/* mod_profile_settings.c */
+/* Each directive's value with its default resolved (as mod_md's
+ * md_config_get*): the only place the defaults are known. */
+int profile_conf_max_age(const profile_dir_conf_t *conf);
+const char *profile_conf_cache_control(const profile_dir_conf_t *conf);
 /* The URL path of the API base of a section, or NULL. */
-const char *profile_api_base(const profile_dir_conf *conf);
+const char *profile_conf_base(const profile_dir_conf_t *conf);
+/* A line's options, said on it or by its server's default; *at (if not
+ * NULL) says where ("bad=refuse on line N of F", "ProfileBadData refuse
+ * on line M of G", or "default"). */
+int profile_conf_refuse(const profile_use_t *u, const char **at,
+                        apr_pool_t *p);
+int profile_conf_compress(const profile_use_t *u, const char **at,
+                          apr_pool_t *p);
+/* Once the whole configuration is read (per-server merges done): each
+ * file's load-time choices from its lines (CONTRACT §1). */
+void profile_conf_files(apr_pool_t *ptemp);
 /* The rest of `uri` below `base` ("" or "/..."), or NULL. */
 const char *profile_below(const char *uri, const char *base);
 /* A copy of URL path `path` without trailing slashes ("/" gives ""). */
 const char *profile_base_of(const char *path, apr_pool_t *p);
-
-/* mod_profile_apis.c: once the whole configuration is read, the bases,
- * the APIs of every data file, and its load-time choices (CONTRACT §1). */
-void profile_apis_make(server_rec *main_s, apr_pool_t *pconf,
-                       apr_pool_t *ptemp);
+/* The sections directive `d` stands in, as written (NULL: none), and
+ * the path of the plain <Location> it stands in (else NULL). */
+const char *profile_section_of(const ap_directive_t *d, apr_pool_t *p);
+const char *profile_location_of(const ap_directive_t *d, apr_pool_t *p);
+/* Notes where the directive being read sets a request-time value. */
+void profile_setting_record(cmd_parms *cmd, const profile_dir_conf_t *conf,
+                            const char *value);
 
 /* mod_profile_holder.c */
 #define PROFILE_BUILD_LEN 128
@@ -184,12 +210,12 @@ const char *profile_holder_keep_bytes(profile_holder_t *h,
 void profile_holders_prune(server_rec *s, int gen);
 
 /* mod_profile_reload.c */
-int profile_reload_check_config(apr_pool_t *pconf, apr_pool_t *ptemp,
-                                server_rec *s);
-int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
-                               server_rec *s);
+/* The check_config and post_config hooks. */
+int profile_reload_check_config(apr_pool_t *pconf, apr_pool_t *plog,
+                                apr_pool_t *ptemp, server_rec *s);
+int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *plog,
+                               apr_pool_t *ptemp, server_rec *s);
 
-/* mod_profile_unchanged.c */
 /* Which build of this module runs (its .so's path, device, inode, size
  * and times), into out[len]; "" where that cannot be known. */
 void profile_module_build(char *out, apr_size_t len, apr_pool_t *ptemp);
@@ -204,8 +230,14 @@ int profile_file_unchanged(const profile_store_t *st, const char *st_build,
 
 /* mod_profile_status.c: the status model */
 #define PROFILE_STATUS_HANDLER "profile-status"
-/* Collection names as in the data file, by profile_coll_e. */
-extern const char *const profile_coll_names[PROFILE_COLL_COUNT];
+/* A JSON string of s (NULL: null); bytes that are not UTF-8 become
+ * '?' (a path may hold any bytes).  *text, if not NULL, gets its text. */
+json_t *profile_jstr(const char *s, const char **text, apr_pool_t *p);
+/* `v`, a scalar or an array of scalars (joined by spaces), as text
+ * (NULL: none). */
+const char *profile_json_text(const json_t *v, apr_pool_t *p);
+/* A server as name:port (the main server: its name). */
+const char *profile_server_name(const server_rec *s, apr_pool_t *p);
 /* The running configuration's data files, sorted by path (NULL: none). */
 apr_array_header_t *profile_status_files(apr_pool_t *p);
 /* The model of those files (a new JSON object to json_decref()). */
@@ -224,12 +256,9 @@ void profile_status_views_register_hooks(apr_pool_t *p);
 
 /* mod_profile_metrics.c */
 #define PROFILE_METRICS_HANDLER "profile-metrics"
-void profile_metrics_register_hooks(apr_pool_t *p);
-
-/* mod_profile_notes.c: the access log's notes (and variables, where the
- * configuration reads them; decided once the configuration is read). */
-void profile_notes_configure(profile_mod_conf_t *mc);
-void profile_notes_set(request_rec *r, const char *lang, const char *route,
-                       const char *coding, const char *stale);
+#define PROFILE_METRICS_CONTENT_TYPE \
+    "text/plain; version=0.0.4; charset=utf-8"
+/* The metrics of the running configuration's data files, as text. */
+const char *profile_metrics_body(server_rec *s, apr_pool_t *p);
 
 #endif

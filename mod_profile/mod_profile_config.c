@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * mod_profile_config.c -- the directives: the per-directory
- * configuration (create, merge) and the module's configuration of a
- * generation (the data files it names, its server-wide directives).
- * ProfileData only records the file and where it is named; what the
- * directives mean where each API is served is worked out once the whole
- * configuration is read (mod_profile_apis.c).
+ * mod_profile_config.c -- the directives: the per-directory and
+ * per-server configuration (create, merge), the module's configuration
+ * of a generation (the data files it names, where each request-time
+ * directive is written, its server-wide directives), and the getters
+ * that resolve every directive's default.  httpd owns every setting
+ * (CONTRACT §1): nothing here re-creates its section walk.
  */
 #include <string.h>
 
@@ -40,6 +40,9 @@ profile_mod_conf_t *profile_mod_conf(apr_pool_t *pconf)
     if (mod_conf == NULL && pconf != NULL) {
         mod_conf = apr_pcalloc(pconf, sizeof(*mod_conf));
         mod_conf->files = apr_hash_make(pconf);
+        mod_conf->settings = apr_array_make(pconf, 8,
+                                            sizeof(profile_setting_t));
+        mod_conf->pool = pconf;
         mod_conf->max_data_size = DEFAULT_MAX_DATA_SIZE;
         mod_conf->server_status = 1;
         apr_pool_cleanup_register(pconf, NULL, forget_mod_conf,
@@ -50,25 +53,23 @@ profile_mod_conf_t *profile_mod_conf(apr_pool_t *pconf)
 
 void *profile_create_dir_conf(apr_pool_t *p, char *dir)
 {
-    profile_dir_conf *conf = apr_pcalloc(p, sizeof(*conf));
+    profile_dir_conf_t *conf = apr_pcalloc(p, sizeof(*conf));
 
     (void)dir;
     conf->max_age = -1;
-    conf->compress = -1;
-    conf->refuse = -1;
     return conf;
 }
 
 void *profile_merge_dir_conf(apr_pool_t *p, void *basev, void *addv)
 {
-    profile_dir_conf *base = basev, *add = addv;
-    profile_dir_conf *conf = apr_pcalloc(p, sizeof(*conf));
+    profile_dir_conf_t *base = basev, *add = addv;
+    profile_dir_conf_t *conf = apr_pcalloc(p, sizeof(*conf));
 
     /* The data and its base travel together: a section naming its own
      * data file is the base of its API, whatever ProfileBasePath a
      * section above it set. */
-    *conf = add->data != NULL ? *add : *base;
-    if (add->data == NULL) {
+    *conf = add->use != NULL ? *add : *base;
+    if (add->use == NULL) {
         conf->base_path = add->base_path ? add->base_path : base->base_path;
     }
     conf->origins_set = add->origins_set || base->origins_set;
@@ -76,25 +77,32 @@ void *profile_merge_dir_conf(apr_pool_t *p, void *basev, void *addv)
     conf->max_age = add->max_age != -1 ? add->max_age : base->max_age;
     conf->cache_control = add->max_age != -1 ? add->cache_control
                                              : base->cache_control;
-    conf->compress = add->compress != -1 ? add->compress : base->compress;
-    conf->refuse = add->refuse != -1 ? add->refuse : base->refuse;
-    conf->refuse_at = add->refuse != -1 ? add->refuse_at : base->refuse_at;
     return conf;
 }
 
-const char *profile_api_base(const profile_dir_conf *conf)
+void *profile_create_srv_conf(apr_pool_t *p, server_rec *s)
 {
-    return conf->base_path ? conf->base_path : conf->data_base;
+    profile_srv_conf_t *sc = apr_pcalloc(p, sizeof(*sc));
+
+    (void)s;
+    sc->refuse = sc->compress = -1;
+    return sc;
 }
 
-const char *profile_base_of(const char *path, apr_pool_t *p)
+void *profile_merge_srv_conf(apr_pool_t *p, void *basev, void *addv)
 {
-    apr_size_t n = strlen(path);
+    profile_srv_conf_t *base = basev, *add = addv;
+    profile_srv_conf_t *sc = apr_pmemdup(p, add, sizeof(*sc));
 
-    while (n > 0 && path[n - 1] == '/') {
-        n--;
+    if (add->refuse == -1) {
+        sc->refuse = base->refuse;
+        sc->refuse_at = base->refuse_at;
     }
-    return apr_pstrmemdup(p, path, n);
+    if (add->compress == -1) {
+        sc->compress = base->compress;
+        sc->compress_at = base->compress_at;
+    }
+    return sc;
 }
 
 /* Below the base means the base itself or base + "/..." (§2). */
@@ -106,35 +114,63 @@ const char *profile_below(const char *uri, const char *base)
            ? uri + n : NULL;
 }
 
-static const char *set_data(cmd_parms *cmd, void *dconf, const char *arg)
+
+/* ProfileData PATH [bad=keep|refuse] [compress=on|off] */
+static const char *set_data(cmd_parms *cmd, void *dconf, int argc,
+                            char *const argv[])
 {
-    profile_dir_conf *conf = dconf;
-    const char *path = ap_server_root_relative(cmd->pool, arg);
+    profile_dir_conf_t *conf = dconf;
     profile_mod_conf_t *mc = profile_mod_conf(cmd->pool);
-    const ap_directive_t *sect = cmd->directive->parent;
+    const char *path;
     profile_data_t *d;
     profile_use_t *use;
+    int i;
 
-    if (path == NULL) {
-        return apr_psprintf(cmd->pool, "ProfileData: invalid path '%s'", arg);
+    if (argc < 1 || argc > 3) {
+        return "ProfileData PATH [bad=keep|refuse] [compress=on|off]";
+    }
+    if ((path = ap_server_root_relative(cmd->pool, argv[0])) == NULL) {
+        return apr_psprintf(cmd->pool, "ProfileData: invalid path '%s'",
+                            argv[0]);
+    }
+    use = apr_pcalloc(cmd->pool, sizeof(*use));
+    use->refuse = use->compress = -1;
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int *opt = strncasecmp(a, "bad=", 4) == 0 ? &use->refuse
+                   : strncasecmp(a, "compress=", 9) == 0 ? &use->compress
+                   : NULL;
+        const char *v = opt ? strchr(a, '=') + 1 : "";
+
+        if (opt == NULL || *opt != -1) {
+            return apr_psprintf(cmd->pool, "ProfileData: '%s': expected "
+                                "ProfileData PATH [bad=keep|refuse] "
+                                "[compress=on|off], each option once", a);
+        }
+        *opt = opt == &use->refuse
+               ? (!strcasecmp(v, "refuse") ? 1 : !strcasecmp(v, "keep") ? 0 : -2)
+               : (!strcasecmp(v, "on") ? 1 : !strcasecmp(v, "off") ? 0 : -2);
+        if (*opt == -2) {
+            return apr_psprintf(cmd->pool, "ProfileData: '%s': expected "
+                                "bad=keep, bad=refuse, compress=on or "
+                                "compress=off", a);
+        }
     }
     d = apr_hash_get(mc->files, path, APR_HASH_KEY_STRING);
     if (d == NULL) {
         d = apr_pcalloc(cmd->pool, sizeof(*d));
         d->path = path;
         d->uses = apr_array_make(cmd->pool, 2, sizeof(profile_use_t *));
-        d->apis = apr_array_make(cmd->pool, 2, sizeof(profile_api_t *));
         apr_hash_set(mc->files, path, APR_HASH_KEY_STRING, d);
     }
-    use = apr_pcalloc(cmd->pool, sizeof(*use));
     use->data = d;
     use->s = cmd->server;
     use->file = cmd->directive->filename;
     use->line = cmd->directive->line_num;
-    use->section = sect != NULL ? sect->directive : NULL;
+    use->section = profile_section_of(cmd->directive, cmd->pool);
+    use->base = profile_location_of(cmd->directive, cmd->pool);
     use->conf = conf;
     APR_ARRAY_PUSH(d->uses, profile_use_t *) = use;
-    conf->data = d;
     conf->use = use;
     return NULL;
 }
@@ -142,7 +178,7 @@ static const char *set_data(cmd_parms *cmd, void *dconf, const char *arg)
 static const char *set_base_path(cmd_parms *cmd, void *dconf,
                                  const char *arg)
 {
-    profile_dir_conf *conf = dconf;
+    profile_dir_conf_t *conf = dconf;
 
     if (arg[0] != '/') {
         return "ProfileBasePath: the base path must start with '/'";
@@ -178,7 +214,7 @@ static int origin_valid(const char *s)
  * number of origins, on one line or several, add up in a section). */
 static const char *set_origin(cmd_parms *cmd, void *dconf, const char *arg)
 {
-    profile_dir_conf *conf = dconf;
+    profile_dir_conf_t *conf = dconf;
     int star = strcmp(arg, "*") == 0;
 
     if (conf->origins_set && (star || conf->origins == NULL)) {
@@ -186,6 +222,7 @@ static const char *set_origin(cmd_parms *cmd, void *dconf, const char *arg)
                "a list of origins)";
     }
     conf->origins_set = 1;
+    profile_setting_record(cmd, conf, arg);
     if (star) {
         conf->origins = NULL;
         return NULL;
@@ -204,7 +241,7 @@ static const char *set_origin(cmd_parms *cmd, void *dconf, const char *arg)
 
 static const char *set_max_age(cmd_parms *cmd, void *dconf, const char *arg)
 {
-    profile_dir_conf *conf = dconf;
+    profile_dir_conf_t *conf = dconf;
     char *end;
     apr_int64_t v;
 
@@ -220,35 +257,37 @@ static const char *set_max_age(cmd_parms *cmd, void *dconf, const char *arg)
     conf->max_age = (int)v;
     conf->cache_control = apr_psprintf(cmd->pool, "public, max-age=%d",
                                        conf->max_age);
+    profile_setting_record(cmd, conf, arg);
     return NULL;
 }
 
-static const char *set_compression(cmd_parms *cmd, void *dconf, int on)
+/* ProfileBadData and ProfileCompression: the defaults of a server's
+ * ProfileData lines.  In a <Location> or <Directory>, httpd's own
+ * context check refuses them, and the message names the new form. */
+static const char *set_default(cmd_parms *cmd, void *dconf, const char *arg)
 {
-    profile_dir_conf *conf = dconf;
+    profile_srv_conf_t *sc = ap_get_module_config(cmd->server->module_config,
+                                                  &profile_module);
+    int bad = cmd->info != NULL;
+    const char *err = ap_check_cmd_context(cmd, NOT_IN_DIR_LOC_FILE);
+    int *v = bad ? &sc->refuse : &sc->compress;
 
-    (void)cmd;
-    conf->compress = on;
-    return NULL;
-}
-
-static const char *set_bad_data(cmd_parms *cmd, void *dconf,
-                                const char *arg)
-{
-    profile_dir_conf *conf = dconf;
-
-    if (strcasecmp(arg, "keep") == 0) {
-        conf->refuse = 0;
+    (void)dconf;
+    if (err != NULL) {
+        return apr_psprintf(cmd->pool, "%s; it is a server config and "
+                            "<VirtualHost> default now: say it on the "
+                            "ProfileData line (ProfileData PATH %s)", err,
+                            bad ? "bad=keep|refuse" : "compress=on|off");
     }
-    else if (strcasecmp(arg, "refuse") == 0) {
-        conf->refuse = 1;
+    *v = !strcasecmp(arg, bad ? "refuse" : "on") ? 1
+         : !strcasecmp(arg, bad ? "keep" : "off") ? 0 : -1;
+    if (*v == -1) {
+        return bad ? "ProfileBadData: expected keep or refuse"
+                   : "ProfileCompression: expected On or Off";
     }
-    else {
-        return "ProfileBadData: expected keep or refuse";
-    }
-    conf->refuse_at = apr_psprintf(cmd->pool, "line %d of %s",
-                                   cmd->directive->line_num,
-                                   cmd->directive->filename);
+    *(bad ? &sc->refuse_at : &sc->compress_at) =
+        apr_psprintf(cmd->pool, "%s %s on line %d of %s", cmd->cmd->name,
+                     arg, cmd->directive->line_num, cmd->directive->filename);
     return NULL;
 }
 
@@ -293,26 +332,26 @@ static const char *set_server_status(cmd_parms *cmd, void *dconf, int on)
 }
 
 const command_rec profile_cmds[] = {
-    AP_INIT_TAKE1("ProfileData", set_data, NULL, RSRC_CONF | ACCESS_CONF,
-                  "the profile data file (JSON) this location serves"),
+    AP_INIT_TAKE_ARGV("ProfileData", set_data, NULL, RSRC_CONF | ACCESS_CONF,
+                      "PATH [bad=keep|refuse] [compress=on|off]: the "
+                      "profile data file (JSON) this location serves"),
     AP_INIT_ITERATE("ProfileCORSOrigins", set_origin, NULL,
                     RSRC_CONF | ACCESS_CONF,
                     "'*' or the origins allowed by CORS (any number, on "
                     "one line or several)"),
     AP_INIT_TAKE1("ProfileMaxAge", set_max_age, NULL, RSRC_CONF | ACCESS_CONF,
                   "seconds for Cache-Control max-age (default 300)"),
-    AP_INIT_FLAG("ProfileCompression", set_compression, NULL,
-                 RSRC_CONF | ACCESS_CONF,
-                 "On (default): serve the gzip and br forms rendered at "
-                 "load time to clients that accept them"),
+    AP_INIT_TAKE1("ProfileCompression", set_default, NULL,
+                  RSRC_CONF | ACCESS_CONF,
+                  "On (default) or Off: the default of ProfileData's "
+                  "compress= (server config and <VirtualHost> only)"),
+    AP_INIT_TAKE1("ProfileBadData", set_default, (void *)1,
+                  RSRC_CONF | ACCESS_CONF,
+                  "keep (default) or refuse: the default of ProfileData's "
+                  "bad= (server config and <VirtualHost> only)"),
     AP_INIT_TAKE1("ProfileMaxDataSize", set_max_data_size, NULL, RSRC_CONF,
                   "largest data file accepted, in bytes (K, M, G allowed; "
                   "default 64M, at most 1G)"),
-    AP_INIT_TAKE1("ProfileBadData", set_bad_data, NULL,
-                  RSRC_CONF | ACCESS_CONF,
-                  "keep (default): a bad data file never makes the "
-                  "configuration fail; refuse: configtest, graceful, "
-                  "restart and start fail on it"),
     AP_INIT_FLAG("ProfileServerStatus", set_server_status, NULL, RSRC_CONF,
                  "On (default): a section in mod_status's page; Off: none"),
     AP_INIT_TAKE1("ProfileBasePath", set_base_path, NULL,

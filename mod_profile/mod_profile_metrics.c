@@ -3,7 +3,7 @@
  * mod_profile_metrics.c -- the `profile-metrics` handler (CONTRACT §10):
  * the state of each data file of the running configuration in the
  * Prometheus text exposition format, version 0.0.4, for Prometheus to
- * scrape.  It reads what the status model reads (the running
+ * scrape (mod_profile_status_views.c answers with it).  It reads what the status model reads (the running
  * configuration's profile_data_t and each file's holder), keeps no
  * record of its own and changes nothing that is served.
  *
@@ -21,34 +21,22 @@
 
 #include "httpd.h"
 #include "http_config.h"
-#include "http_protocol.h"
-#include "http_request.h"
 
 #include <apr_strings.h>
 #include <jansson.h>
 
 #include "mod_profile.h"
+#include "profile_schema.h"
 
-#define METRICS_CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
-
-/* A label value: valid UTF-8 (a path may hold any bytes: those that are
- * not become '?', as in the JSON status), with backslash, double quote
- * and line feed escaped as the format says. */
+/* A label value: valid UTF-8 (as in the JSON status), with backslash,
+ * double quote and line feed escaped as the format says. */
 static const char *label_value(const char *s, apr_pool_t *p)
 {
-    json_t *probe = json_string(s);
-    char *c = apr_pstrdup(p, s), *q;
-    const char *out = "";
+    const char *text, *out = "";
+    char *c, *q;
 
-    if (probe == NULL) {
-        for (q = c; *q; q++) {
-            if ((unsigned char)*q >= 0x80) {
-                *q = '?';
-            }
-        }
-    }
-    json_decref(probe);
-    for (q = c; *q; q++) {
+    json_decref(profile_jstr(s, &text, p));
+    for (c = q = apr_pstrdup(p, text); *q; q++) {
         const char *esc = *q == '\\' ? "\\\\" : *q == '"' ? "\\\""
                           : *q == '\n' ? "\\n" : NULL;
 
@@ -84,7 +72,7 @@ typedef struct {
     const profile_holder_t *h;
 } file_t;
 
-static const char *metrics_body(server_rec *s, apr_pool_t *p)
+const char *profile_metrics_body(server_rec *s, apr_pool_t *p)
 {
     apr_array_header_t *files = profile_status_files(p);
     int n = files ? files->nelts : 0, i, k;
@@ -148,37 +136,9 @@ static const char *metrics_body(server_rec *s, apr_pool_t *p)
         for (k = 0; f[i].d->store != NULL && k < PROFILE_COLL_COUNT; k++) {
             put(&b, apr_psprintf(p, "profile_data_records{file=\"%s\","
                                  "collection=\"%s\"} %d\n", f[i].file,
-                                 profile_coll_names[k],
+                                 profile_schema_colls[k].key,
                                  f[i].d->store->coll[k].nitems));
         }
     }
     return apr_array_pstrcat(p, b.lines, '\0');
-}
-
-static int metrics_handler(request_rec *r)
-{
-    const char *body;
-
-    if (strcmp(r->handler, PROFILE_METRICS_HANDLER) != 0) {
-        return DECLINED;
-    }
-    ap_allow_standard_methods(r, REPLACE_ALLOW, M_GET, -1);
-    if (r->method_number != M_GET) {
-        return HTTP_METHOD_NOT_ALLOWED;
-    }
-    body = metrics_body(r->server, r->pool);
-    ap_set_content_type(r, METRICS_CONTENT_TYPE);
-    apr_table_setn(r->headers_out, "Cache-Control", "no-store");
-    apr_table_setn(r->headers_out, "X-Content-Type-Options", "nosniff");
-    ap_set_content_length(r, (apr_off_t)strlen(body));
-    if (!r->header_only) {
-        ap_rputs(body, r);
-    }
-    return OK;
-}
-
-void profile_metrics_register_hooks(apr_pool_t *p)
-{
-    (void)p;
-    ap_hook_handler(metrics_handler, NULL, NULL, APR_HOOK_MIDDLE);
 }

@@ -6,23 +6,26 @@
  * Every reading of the configuration that does not become the running
  * one (the first reading at start-up, configtest, the `httpd -k ...`
  * that signals a running server) validates each file in check_config; a
- * bad file that ProfileBadData refuse applies to makes that reading fail
- * before the running server is touched.  The reading the server runs
- * with loads each file in post_config, where the error logs are open,
- * into its holder (mod_profile_holder.c).  When a restart reaches the
- * parent with a bad file (a raw signal, or a file changed in between),
- * the last good data is served and the error is logged to the error log
- * of the main server and of every virtual host naming the file, at
- * every restart for as long as the file stays bad.
+ * bad file whose line (or its server's default) says bad=refuse makes
+ * that reading fail before the running server is touched.  The reading
+ * the server runs with loads each file in post_config, where the error
+ * logs are open, into its holder (mod_profile_holder.c).  When a
+ * restart reaches the parent with a bad file (a raw signal, or a file
+ * changed in between), the last good data is served and the error is
+ * logged to the error log of the main server and of every virtual host
+ * naming the file, at every restart for as long as the file stays bad.
  *
  * A restart that finds a file holding the very bytes of its last good
- * load keeps that load (PROFILE0006 says "unchanged, kept"): logrotate
- * and certificate renewals restart the server every day.  Whether the
- * bytes are the same is mod_profile_unchanged.c's to say.
+ * load keeps that load (PROFILE0006 "unchanged, kept"; logrotate restarts
+ * the server every day); mod_profile_holder.c compares the bytes.
  */
 #include <string.h>
+/* Gives the memory the parser freed back: children fork without it. */
 #if defined(__GLIBC__)
-#include <malloc.h>             /* malloc_trim */
+#include <malloc.h>
+#define trim_heap() malloc_trim(0)
+#else
+#define trim_heap()
 #endif
 
 #include "httpd.h"
@@ -37,15 +40,6 @@
 #include "profile_validate.h"
 
 APLOG_USE_MODULE(profile);
-
-/* Hands the memory the JSON parser freed back to the system, so that the
- * children forked after a load do not start with it. */
-static void trim_heap(void)
-{
-#if defined(__GLIBC__)
-    malloc_trim(0);
-#endif
-}
 
 /* Where a file is named: "line N of F, line M of G". */
 static const char *named_at(const profile_data_t *d, apr_pool_t *p)
@@ -93,12 +87,9 @@ static int validate(const profile_data_t *d, apr_off_t max_size,
                           opts.problems->total);
     ap_log_error(APLOG_MARK, level, 0, NULL, PROFILE_LOGNO(0007)
                  "ProfileData: %s (ProfileData on %s); %s", what,
-                 named_at(d, ptemp), d->refuse_at
-                 ? apr_pstrcat(ptemp, "ProfileBadData refuse on ",
-                               d->refuse_at, NULL)
-                 : "ProfileBadData keep: a running server keeps the last "
-                   "good data of this file, a starting one answers 503 "
-                   "there");
+                 named_at(d, ptemp), d->refuse_at ? d->refuse_at
+                 : "bad=keep: a running server keeps the last good data "
+                   "of this file, a starting one answers 503 there");
     for (line = what == err ? NULL
                 : apr_strtok(apr_pstrdup(ptemp, err), "\n", &state);
          line != NULL; line = apr_strtok(NULL, "\n", &state)) {
@@ -208,7 +199,7 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
                      "ProfileData %s: loaded in %.3f s, %s", d->path,
                      h->kept.loaded_in / 1e6, store->compressed
                      ? "with gzip and br forms"
-                     : "no compressed forms (ProfileCompression Off)");
+                     : "no compressed forms (compress=off)");
         if (why != NULL) {
             ap_log_error(APLOG_MARK, APLOG_WARNING, 0, s,
                          PROFILE_LOGNO(0013) "ProfileData %s: no copy of "
@@ -248,12 +239,10 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
     }
 }
 
-/* Non-zero in an `httpd -k stop` or `-k graceful-stop`: such a process
- * reads the configuration only to find the pid file, so it must work
- * whatever the data files hold (CONTRACT §9: stop always works).  httpd
- * tells no module what it was asked to do, and its MPM takes "-k ..." out
- * of process->argv; the command line as the kernel keeps it still has it
- * (Linux; elsewhere a stop reads the data files like any other reading). */
+/* Non-zero in an `httpd -k stop` or `-k graceful-stop`, which reads the
+ * configuration only for the pid file (CONTRACT §9: stop always works).
+ * httpd tells no module, and its MPM takes "-k ..." out of argv; the
+ * kernel's copy (Linux) still has it. */
 static int stopping(apr_pool_t *ptemp)
 {
     apr_file_t *f;
@@ -266,20 +255,15 @@ static int stopping(apr_pool_t *ptemp)
         return 0;
     }
     if (apr_file_read_full(f, buf, n, &n) != APR_SUCCESS && n == 0) {
-        apr_file_close(f);
-        return 0;
+        n = 0;
     }
     apr_file_close(f);
     buf[n] = '\0';
     for (i = 0; i < n; i += strlen(buf + i) + 1) {
-        const char *a = buf + i, *k = NULL;
+        const char *a = buf + i;
+        const char *k = strcmp(prev, "-k") == 0 ? a
+                        : strncmp(a, "-k", 2) == 0 && a[2] ? a + 2 : NULL;
 
-        if (strcmp(prev, "-k") == 0) {
-            k = a;
-        }
-        else if (strncmp(a, "-k", 2) == 0 && a[2] != '\0') {
-            k = a + 2;
-        }
         if (k != NULL && (strcmp(k, "stop") == 0
                           || strcmp(k, "graceful-stop") == 0)) {
             return 1;
@@ -289,14 +273,17 @@ static int stopping(apr_pool_t *ptemp)
     return 0;
 }
 
-int profile_reload_check_config(apr_pool_t *pconf, apr_pool_t *ptemp,
-                                server_rec *s)
+int profile_reload_check_config(apr_pool_t *pconf, apr_pool_t *plog,
+                                apr_pool_t *ptemp, server_rec *s)
 {
     profile_mod_conf_t *mc = profile_mod_conf(NULL);
     apr_hash_index_t *hi;
     int rv = OK;
 
-    profile_apis_make(s, pconf, ptemp);
+    (void)pconf;
+    (void)plog;
+    (void)s;
+    profile_conf_files(ptemp);
     if (mc == NULL
         || ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_CONFIG
         || stopping(ptemp)) {
@@ -335,8 +322,8 @@ static void log_everywhere(const profile_data_t *d, server_rec *main_s,
     }
 }
 
-int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
-                               server_rec *s)
+int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *plog,
+                               apr_pool_t *ptemp, server_rec *s)
 {
     profile_mod_conf_t *mc = profile_mod_conf(NULL);
     int gen = ap_state_query(AP_SQ_CONFIG_GEN);
@@ -344,6 +331,7 @@ int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
     char build[PROFILE_BUILD_LEN];
     int rv = OK;
 
+    (void)plog;
     if (ap_state_query(AP_SQ_MAIN_STATE) != AP_SQ_MS_CREATE_CONFIG) {
         return OK;
     }

@@ -4,8 +4,8 @@
  * administrators and monitoring: the status model, a JSON object built
  * when asked, of the data files of the running configuration (what was
  * loaded, when, how long it took, whether the last good data is being
- * served instead of a bad file, and each API serving it with its
- * effective settings).  mod_profile_status_views.c shows it.  It reads
+ * served instead of a bad file, and each ProfileData line naming it with
+ * its options and what its section configures).  mod_profile_status_views.c shows it.  It reads
  * what loading left (profile_data_t, the file's holder) and changes
  * nothing that is served.
  */
@@ -20,27 +20,21 @@
 #include <jansson.h>
 
 #include "mod_profile.h"
-
-/* Collection names as in the data file, by profile_coll_e. */
-const char *const profile_coll_names[PROFILE_COLL_COUNT] = {
-    "skills", "experience", "education", "caseStudies", "metrics"
-};
+#include "profile_schema.h"
 
 /* ------------------------------------------------------------------ */
 /* The model                                                           */
 
-/* A JSON string of s (NULL: null); bytes that are not UTF-8 become
- * '?' (a path may hold any bytes). */
-static json_t *jstr(const char *s, apr_pool_t *p)
+json_t *profile_jstr(const char *s, const char **text, apr_pool_t *p)
 {
     json_t *v;
     char *c, *q;
 
-    if (s == NULL) {
-        return json_null();
-    }
-    if ((v = json_string(s)) != NULL) {
-        return v;
+    if (s == NULL || (v = json_string(s)) != NULL) {
+        if (text != NULL) {
+            *text = s;
+        }
+        return s == NULL ? json_null() : v;
     }
     c = apr_pstrdup(p, s);
     for (q = c; *q; q++) {
@@ -48,7 +42,44 @@ static json_t *jstr(const char *s, apr_pool_t *p)
             *q = '?';
         }
     }
+    if (text != NULL) {
+        *text = c;
+    }
     return json_string(c);
+}
+
+#define jstr(s, p) profile_jstr((s), NULL, (p))
+
+/* Prints `v`, a scalar or an array of scalars, as text (NULL: none). */
+const char *profile_json_text(const json_t *v, apr_pool_t *p)
+{
+    const char *s = "";
+    size_t i;
+
+    if (v == NULL) {
+        return NULL;            /* a member the file's state lacks */
+    }
+    switch (json_typeof(v)) {
+    case JSON_STRING:
+        return json_string_value(v);
+    case JSON_INTEGER:
+        return apr_psprintf(p, "%" APR_INT64_T_FMT,
+                            (apr_int64_t)json_integer_value(v));
+    case JSON_REAL:
+        return apr_psprintf(p, "%.6f", json_real_value(v));
+    case JSON_TRUE:
+        return "on";
+    case JSON_FALSE:
+        return "off";
+    case JSON_ARRAY:
+        for (i = 0; i < json_array_size(v); i++) {
+            s = apr_pstrcat(p, s, i ? " " : "",
+                            profile_json_text(json_array_get(v, i), p), NULL);
+        }
+        return s;
+    default:
+        return NULL;
+    }
 }
 
 /* RFC 3339, UTC. */
@@ -73,23 +104,7 @@ static void set(json_t *o, const char *key, json_t *v)
     json_object_set_new(o, key, v ? v : json_null());
 }
 
-static json_t *origins_json(const profile_dir_conf *conf, apr_pool_t *p)
-{
-    json_t *a = json_array();
-    int i;
-
-    if (conf->origins == NULL) {
-        json_array_append_new(a, json_string("*"));
-    }
-    for (i = 0; conf->origins && i < conf->origins->nelts; i++) {
-        json_array_append_new(a, jstr(APR_ARRAY_IDX(conf->origins, i,
-                                                    const char *), p));
-    }
-    return a;
-}
-
-/* A server as name:port (the main server: its name). */
-static const char *server_name(const server_rec *s, apr_pool_t *p)
+const char *profile_server_name(const server_rec *s, apr_pool_t *p)
 {
     apr_port_t port = s->port ? s->port
                       : s->addrs ? s->addrs->host_port : 0;
@@ -102,27 +117,56 @@ static const char *server_name(const server_rec *s, apr_pool_t *p)
     return apr_psprintf(p, "%s:%u", s->server_hostname, (unsigned)port);
 }
 
-/* An API: the servers serving it, its base, its ProfileData line and
- * its effective settings. */
-static json_t *api_json(const profile_api_t *api, apr_pool_t *p)
+static json_t *setting_json(const profile_setting_t *w, apr_pool_t *p)
 {
-    json_t *o = json_object(), *servers = json_array();
-    const profile_dir_conf *eff = api->eff;
+    json_t *o = json_object();
+
+    set(o, "directive", json_string(w->name));
+    set(o, "value", jstr(w->value, p));
+    set(o, "definedIn", jstr(w->file, p));
+    set(o, "line", json_integer(w->line));
+    set(o, "section", jstr(w->section, p));
+    set(o, "server", jstr(profile_server_name(w->s, p), p));
+    return o;
+}
+
+/* A ProfileData line (CONTRACT §1, §10): where it stands, its options
+ * and where they come from, the request-time directives written in its
+ * section, and those written in other sections that may change them
+ * for some of its URLs (an enclosing, regex or <If> section; which one
+ * applies to a URL is httpd's to say, at the request). */
+static json_t *use_json(const profile_use_t *u, apr_pool_t *p)
+{
+    const profile_mod_conf_t *mc = profile_mod_conf(NULL);
+    json_t *o = json_object(), *here = json_object(), *other = json_array();
+    const char *bad_at, *compress_at;
     int i;
 
-    for (i = 0; i < api->servers->nelts; i++) {
-        json_array_append_new(servers, jstr(server_name(
-            APR_ARRAY_IDX(api->servers, i, server_rec *), p), p));
+    set(o, "definedIn", jstr(u->file, p));
+    set(o, "line", json_integer(u->line));
+    set(o, "section", jstr(u->section, p));
+    set(o, "server", jstr(profile_server_name(u->s, p), p));
+    set(o, "base", jstr(profile_conf_base(u->conf), p));
+    set(o, "badData", json_string(profile_conf_refuse(u, &bad_at, p)
+                                  ? "refuse" : "keep"));
+    set(o, "badDataFrom", jstr(u->refuse != -1 ? "this line" : bad_at, p));
+    set(o, "compression", json_boolean(profile_conf_compress(u, &compress_at,
+                                                             p)));
+    set(o, "compressionFrom", jstr(u->compress != -1 ? "this line"
+                                   : compress_at, p));
+    for (i = 0; mc != NULL && i < mc->settings->nelts; i++) {
+        const profile_setting_t *w = &APR_ARRAY_IDX(mc->settings, i,
+                                                      profile_setting_t);
+
+        if (w->conf == u->conf) {
+            set(here, w->name, jstr(w->value, p));
+        }
+        else if (w->s == u->s || !w->s->is_virtual || !u->s->is_virtual) {
+            json_array_append_new(other, setting_json(w, p));
+        }
     }
-    set(o, "servers", servers);
-    set(o, "base", jstr(api->base, p));
-    set(o, "definedIn", jstr(api->use->file, p));
-    set(o, "line", json_integer(api->use->line));
-    set(o, "maxAge", json_integer(eff->max_age >= 0 ? eff->max_age
-                                  : PROFILE_DEFAULT_MAX_AGE));
-    set(o, "corsOrigins", origins_json(eff, p));
-    set(o, "compression", json_boolean(eff->compress != 0));
-    set(o, "badData", json_string(eff->refuse == 1 ? "refuse" : "keep"));
+    set(o, "configuredHere", here);
+    set(o, "mayChangeForSomeUrls", other);
     return o;
 }
 
@@ -168,7 +212,8 @@ static void store_json(json_t *o, const profile_store_t *st, apr_pool_t *p)
         json_array_append_new(langs, jstr(st->langs[l], p));
     }
     for (k = 0; k < PROFILE_COLL_COUNT; k++) {
-        set(recs, profile_coll_names[k], json_integer(st->coll[k].nitems));
+        set(recs, profile_schema_colls[k].key,
+            json_integer(st->coll[k].nitems));
     }
     set(o, "languages", langs);
     set(o, "records", recs);
@@ -191,7 +236,7 @@ json_t *profile_status_file(const profile_data_t *d,
                             const profile_store_t *st, const char *err,
                             apr_pool_t *p)
 {
-    json_t *o = json_object(), *loaded = json_null(), *disk, *apis;
+    json_t *o = json_object(), *loaded = json_null(), *disk, *lines;
     const char *state = st == NULL ? "unavailable"
                         : d->stale ? "stale" : "fresh";
     apr_time_t since = h ? h->kept.stale_since : 0;
@@ -242,12 +287,12 @@ json_t *profile_status_file(const profile_data_t *d,
     if (st != NULL) {
         store_json(o, st, p);
     }
-    apis = json_array();
-    for (i = 0; i < d->apis->nelts; i++) {
-        json_array_append_new(apis, api_json(APR_ARRAY_IDX(
-            d->apis, i, profile_api_t *), p));
+    lines = json_array();
+    for (i = 0; i < d->uses->nelts; i++) {
+        json_array_append_new(lines, use_json(APR_ARRAY_IDX(
+            d->uses, i, profile_use_t *), p));
     }
-    set(o, "apis", apis);
+    set(o, "lines", lines);
     return o;
 }
 

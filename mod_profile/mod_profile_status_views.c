@@ -6,9 +6,10 @@
  *   - a section of mod_status's /server-status, and in its ?auto form
  *     a few stable Key: value lines (mod_status's optional status_hook;
  *     none with ProfileServerStatus Off);
- *   - the `profile-status` handler: the model as JSON, for monitoring;
- *   - `httpd -t -D DUMP_PROFILES`: each API base with its data file and
- *     effective directives, on stdout (the test_config hook).
+ *   - the `profile-status` handler: the model as JSON, for monitoring,
+ *     and the `profile-metrics` handler (mod_profile_metrics.c's text);
+ *   - `httpd -t -D DUMP_PROFILES`: each data file with its ProfileData
+ *     lines and what is configured there, on stdout (test_config).
  *
  * Nothing here answers below an API base.
  */
@@ -33,46 +34,6 @@
 /* ------------------------------------------------------------------ */
 /* server-status                                                       */
 
-static const char *text_of(const json_t *v, apr_pool_t *p);
-
-/* The items of array `a` as text, joined by `sep`. */
-static const char *list_of(const json_t *a, const char *sep, apr_pool_t *p)
-{
-    const char *s = "";
-    size_t i;
-
-    for (i = 0; i < json_array_size(a); i++) {
-        s = apr_pstrcat(p, s, i ? sep : "", text_of(json_array_get(a, i), p),
-                        NULL);
-    }
-    return s;
-}
-
-/* Prints `v`, a scalar or an array of scalars, as text (NULL: none). */
-static const char *text_of(const json_t *v, apr_pool_t *p)
-{
-    if (v == NULL) {
-        return NULL;            /* a member the file's state lacks */
-    }
-    switch (json_typeof(v)) {
-    case JSON_STRING:
-        return json_string_value(v);
-    case JSON_INTEGER:
-        return apr_psprintf(p, "%" APR_INT64_T_FMT,
-                            (apr_int64_t)json_integer_value(v));
-    case JSON_REAL:
-        return apr_psprintf(p, "%.6f", json_real_value(v));
-    case JSON_TRUE:
-        return "on";
-    case JSON_FALSE:
-        return "off";
-    case JSON_ARRAY:
-        return list_of(v, " ", p);
-    default:
-        return NULL;
-    }
-}
-
 /* ?auto: the counts, then per file the members of the second table, as
  * "ProfileData[i]Key: value" (a null value gives no line).  These keys
  * are an interface (docs/operations.md): they change with no JSON name. */
@@ -91,7 +52,7 @@ static const auto_key_t auto_file[] = {
 
 static void auto_line(request_rec *r, const char *key, const json_t *v)
 {
-    const char *s = text_of(v, r->pool);
+    const char *s = profile_json_text(v, r->pool);
     char *c;
 
     if (s != NULL) {
@@ -120,9 +81,57 @@ static void auto_lines(request_rec *r, const json_t *m)
     }
 }
 
+/* A ProfileData line as text: where it stands, its options, what its
+ * section configures and what other sections may change (CONTRACT §1),
+ * its parts joined by `sep`. */
+static const char *line_text(const json_t *u, const char *sep,
+                             apr_pool_t *p)
+{
+    const json_t *here = json_object_get(u, "configuredHere");
+    const json_t *other = json_object_get(u, "mayChangeForSomeUrls");
+    static const char *const names[] = {"ProfileMaxAge", "ProfileCORSOrigins"};
+    const char *s, *base = profile_json_text(json_object_get(u, "base"), p);
+    const char *section = profile_json_text(json_object_get(u, "section"), p);
+    size_t i;
+
+    s = apr_psprintf(p, "ProfileData on line %s of %s, %s, %s%s"
+                     "API base %s, bad=%s (%s), compress=%s (%s)",
+                     profile_json_text(json_object_get(u, "line"), p),
+                     profile_json_text(json_object_get(u, "definedIn"), p),
+                     section ? section : "server level",
+                     profile_json_text(json_object_get(u, "server"), p), sep,
+                     base ? base : "none (not in a <Location>; set "
+                                   "ProfileBasePath)",
+                     profile_json_text(json_object_get(u, "badData"), p),
+                     profile_json_text(json_object_get(u, "badDataFrom"), p),
+                     profile_json_text(json_object_get(u, "compression"), p),
+                     profile_json_text(json_object_get(u, "compressionFrom"), p));
+    s = apr_pstrcat(p, s, sep, "in this section:", NULL);
+    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        const char *v = profile_json_text(json_object_get(here, names[i]), p);
+
+        s = apr_pstrcat(p, s, i ? ", " : " ", names[i], " ",
+                        v ? v : "not set", NULL);
+    }
+    for (i = 0; i < json_array_size(other); i++) {
+        const json_t *o = json_array_get(other, i);
+        const char *in = profile_json_text(json_object_get(o, "section"), p);
+
+        s = apr_pstrcat(p, s, i ? "" : sep, i ? "" : "set in other "
+                        "sections, which may change it for some URLs:", sep,
+                        "  ", profile_json_text(json_object_get(o, "directive"), p), " ",
+                        profile_json_text(json_object_get(o, "value"), p),
+                        " on line ", profile_json_text(json_object_get(o, "line"), p),
+                        " of ", profile_json_text(json_object_get(o, "definedIn"), p),
+                        ", ", in ? in : "server level", ", ",
+                        profile_json_text(json_object_get(o, "server"), p), NULL);
+    }
+    return s;
+}
+
 static const char *h(request_rec *r, const json_t *v)
 {
-    const char *s = text_of(v, r->pool);
+    const char *s = profile_json_text(v, r->pool);
 
     return s ? ap_escape_html(r->pool, s) : "-";
 }
@@ -152,20 +161,18 @@ static const char *bytes_html(request_rec *r, const json_t *f)
     return s;
 }
 
-static const char *records_html(request_rec *r, const json_t *f)
+/* The records of a file, "profile 1, skills 3, ..." (NULL: unread). */
+static const char *records_text(const json_t *f, apr_pool_t *p)
 {
     const json_t *recs = json_object_get(f, "records");
     const char *s = "", *key;
     json_t *n;
 
-    if (recs == NULL) {
-        return "-";
-    }
     json_object_foreach((json_t *)recs, key, n) {
-        s = apr_pstrcat(r->pool, s, *s ? ", " : "",
-                        ap_escape_html(r->pool, key), " ", h(r, n), NULL);
+        s = apr_pstrcat(p, s, *s ? ", " : "", key, " ",
+                        profile_json_text(n, p), NULL);
     }
-    return s;
+    return recs ? s : NULL;
 }
 
 /* One row of a file's table. */
@@ -179,9 +186,9 @@ static void file_html(request_rec *r, const json_t *f)
 {
     const json_t *loaded = json_object_get(f, "loaded");
     const json_t *disk = json_object_get(f, "onDisk");
-    const json_t *apis = json_object_get(f, "apis");
+    const json_t *lines = json_object_get(f, "lines");
     const char *state = json_string_value(json_object_get(f, "state"));
-    const char *used = "";
+    const char *records = records_text(f, r->pool), *used = "";
     size_t i;
 
     ap_rprintf(r, "<h3>%s</h3>\n", field(r, f, "path"));
@@ -204,29 +211,19 @@ static void file_html(request_rec *r, const json_t *f)
                                   field(r, f, "loadedAt"),
                                   field(r, f, "loadSeconds")));
     row(r, "Languages", field(r, f, "languages"));
-    row(r, "Records", records_html(r, f));
+    row(r, "Records", records ? ap_escape_html(r->pool, records) : "-");
     row(r, "Representations", bytes_html(r, f));
     row(r, "Compressed forms", field(r, f, "compressed"));
     row(r, "ProfileBadData", field(r, f, "badData"));
-    for (i = 0; i < json_array_size(apis); i++) {
-        const json_t *u = json_array_get(apis, i);
+    for (i = 0; i < json_array_size(lines); i++) {
+        const json_t *u = json_array_get(lines, i);
 
         used = apr_pstrcat(r->pool, used, i ? "<br />" : "",
-                           apr_psprintf(r->pool, "%s on %s (line %s of %s): "
-                                        "max-age %s, CORS %s, compression "
-                                        "%s, bad data %s",
-                                        field(r, u, "base"),
-                                        ap_escape_html(r->pool, list_of(
-                                            json_object_get(u, "servers"),
-                                            ", ", r->pool)),
-                                        field(r, u, "line"),
-                                        field(r, u, "definedIn"),
-                                        field(r, u, "maxAge"),
-                                        field(r, u, "corsOrigins"),
-                                        field(r, u, "compression"),
-                                        field(r, u, "badData")), NULL);
+                           ap_escape_html(r->pool,
+                                          line_text(u, "; ", r->pool)),
+                           NULL);
     }
-    row(r, "Served", used);
+    row(r, "ProfileData lines", used);
     ap_rputs("</table>\n", r);
 }
 
@@ -264,82 +261,82 @@ static int status_hook(request_rec *r, int flags)
 }
 
 /* ------------------------------------------------------------------ */
-/* SetHandler profile-status                                           */
+/* SetHandler profile-status and profile-metrics                       */
 
-static int status_handler(request_rec *r)
+static int report_handler(request_rec *r)
 {
+    int json = strcmp(r->handler, PROFILE_STATUS_HANDLER) == 0;
+    const char *body;
     json_t *m;
-    char *body;
+    char *text;
 
-    if (strcmp(r->handler, PROFILE_STATUS_HANDLER) != 0) {
+    if (!json && strcmp(r->handler, PROFILE_METRICS_HANDLER) != 0) {
         return DECLINED;
     }
     ap_allow_standard_methods(r, REPLACE_ALLOW, M_GET, -1);
     if (r->method_number != M_GET) {
         return HTTP_METHOD_NOT_ALLOWED;
     }
-    m = profile_status_model(r->server, r->pool);
-    body = json_dumps(m, JSON_INDENT(2) | JSON_PRESERVE_ORDER
-                           | JSON_REAL_PRECISION(10));
-    json_decref(m);
-    if (body == NULL) {
-        return HTTP_INTERNAL_SERVER_ERROR;
+    if (json) {
+        m = profile_status_model(r->server, r->pool);
+        text = json_dumps(m, JSON_INDENT(2) | JSON_PRESERVE_ORDER
+                             | JSON_REAL_PRECISION(10));
+        json_decref(m);
+        if (text == NULL) {
+            return HTTP_INTERNAL_SERVER_ERROR;
+        }
+        body = apr_pstrcat(r->pool, text, "\n", NULL);
+        free(text);
     }
-    ap_set_content_type(r, "application/json");
+    else {
+        body = profile_metrics_body(r->server, r->pool);
+    }
+    ap_set_content_type(r, json ? "application/json"
+                        : PROFILE_METRICS_CONTENT_TYPE);
     apr_table_setn(r->headers_out, "Cache-Control", "no-store");
     apr_table_setn(r->headers_out, "X-Content-Type-Options", "nosniff");
-    ap_set_content_length(r, (apr_off_t)strlen(body) + 1);
-    ap_rputs(body, r);
-    ap_rputs("\n", r);
-    free(body);
+    ap_set_content_length(r, (apr_off_t)strlen(body));
+    if (!r->header_only) {
+        ap_rputs(body, r);
+    }
     return OK;
 }
 
 /* ------------------------------------------------------------------ */
 /* httpd -t -D DUMP_PROFILES                                           */
 
-static void dump_api(apr_file_t *out, const json_t *f, const json_t *u,
-                     apr_pool_t *p)
+/* A data file, what it holds (or why it is bad, one problem a line),
+ * and each ProfileData line naming it. */
+static void dump_file(apr_file_t *out, const json_t *f, apr_pool_t *p)
 {
-    const json_t *recs = json_object_get(f, "records");
-    const char *base = text_of(json_object_get(u, "base"), p), *key;
-    const char *counts = "";
-    json_t *n;
+    const json_t *lines = json_object_get(f, "lines");
+    const char *records = records_text(f, p);
+    char *err, *line, *state;
+    size_t i;
 
-    apr_file_printf(out, "  %s %s\n",
-                    list_of(json_object_get(u, "servers"), ", ", p),
-                    base ? base : "(no API base: ProfileData is not in a "
-                                  "<Location>; set ProfileBasePath)");
-    apr_file_printf(out, "    ProfileData %s (line %s of %s)\n",
-                    text_of(json_object_get(f, "path"), p),
-                    text_of(json_object_get(u, "line"), p),
-                    text_of(json_object_get(u, "definedIn"), p));
-    if (recs == NULL) {
-        apr_file_printf(out, "    data: bad: %s\n",
-                        text_of(json_object_get(f, "error"), p));
+    apr_file_printf(out, "  %s\n", profile_json_text(json_object_get(f, "path"), p));
+    if (records == NULL) {
+        err = apr_pstrdup(p, profile_json_text(json_object_get(f, "error"), p));
+        apr_file_printf(out, "    data: bad:\n");
+        for (line = apr_strtok(err, "\n", &state); line != NULL;
+             line = apr_strtok(NULL, "\n", &state)) {
+            apr_file_printf(out, "      %s\n", line);
+        }
     }
     else {
-        json_object_foreach((json_t *)recs, key, n) {
-            counts = apr_pstrcat(p, counts, *counts ? ", " : "", key, " ",
-                                 text_of(n, p), NULL);
-        }
         apr_file_printf(out, "    languages: %s; records: %s\n",
-                        text_of(json_object_get(f, "languages"), p), counts);
+                        profile_json_text(json_object_get(f, "languages"), p),
+                        records);
     }
-    apr_file_printf(out, "    ProfileMaxAge %s\n"
-                    "    ProfileCORSOrigins %s\n"
-                    "    ProfileCompression %s\n"
-                    "    ProfileBadData %s\n",
-                    text_of(json_object_get(u, "maxAge"), p),
-                    text_of(json_object_get(u, "corsOrigins"), p),
-                    json_is_true(json_object_get(u, "compression"))
-                    ? "On" : "Off",
-                    text_of(json_object_get(u, "badData"), p));
+    for (i = 0; i < json_array_size(lines); i++) {
+        apr_file_printf(out, "    %s\n", line_text(json_array_get(lines, i),
+                                                  "\n      ", p));
+    }
 }
 
-/* Each API, with the servers serving it, its data file, what the file
- * holds and the effective directives, on stdout (as mod_ssl's
- * DUMP_CERTS).  At configtest the files were only validated; each is
+/* Each data file, what it holds and each ProfileData line naming it,
+ * with what is configured there, on stdout (as mod_ssl's DUMP_CERTS
+ * prints what is configured).  At configtest the files were only validated; each is
  * read again here, rendered without compressed forms, for its languages
  * and records. */
 static void status_test_config(apr_pool_t *pconf, server_rec *s)
@@ -350,7 +347,6 @@ static void status_test_config(apr_pool_t *pconf, server_rec *s)
     apr_file_t *out;
     apr_pool_t *p;
     int i;
-    size_t j;
 
     (void)s;
     if (!ap_exists_config_define("DUMP_PROFILES")
@@ -360,22 +356,19 @@ static void status_test_config(apr_pool_t *pconf, server_rec *s)
     apr_pool_create(&p, pconf);
     files = profile_status_sorted(mc ? mc->files : NULL, p);
     opts.max_size = mc ? mc->max_data_size : 0;
-    apr_file_printf(out, "Profile APIs (mod_profile %s):\n",
+    apr_file_printf(out, "Profile data files (mod_profile %s):\n",
                     PROFILE_VERSION);
     for (i = 0; i < files->nelts; i++) {
         const profile_data_t *d = APR_ARRAY_IDX(files, i, profile_data_t *);
         profile_store_t *st = NULL;
         const char *err = NULL;
-        json_t *f, *apis;
+        json_t *f;
         apr_pool_t *lp;
 
         apr_pool_create(&lp, p);
         profile_store_load(&st, &err, d->path, &opts, lp);
         f = profile_status_file(d, NULL, st, err, lp);
-        apis = json_object_get(f, "apis");
-        for (j = 0; j < json_array_size(apis); j++) {
-            dump_api(out, f, json_array_get(apis, j), lp);
-        }
+        dump_file(out, f, lp);
         json_decref(f);
         apr_pool_destroy(lp);
     }
@@ -388,5 +381,5 @@ void profile_status_views_register_hooks(apr_pool_t *p)
     ap_hook_test_config(status_test_config, NULL, NULL, APR_HOOK_MIDDLE);
     APR_OPTIONAL_HOOK(ap, status_hook, status_hook, NULL, NULL,
                       APR_HOOK_MIDDLE);
-    ap_hook_handler(status_handler, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_handler(report_handler, NULL, NULL, APR_HOOK_MIDDLE);
 }

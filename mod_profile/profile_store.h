@@ -103,32 +103,6 @@ typedef struct {
     profile_coll_t coll[PROFILE_COLL_COUNT];
 } profile_store_t;
 
-/* The memory a load takes (CONTRACT §9): what a file's counts make it
- * cost, estimated after validation and before rendering, against the
- * bound: 16 times the file's size plus 8 MB.  A file whose estimate
- * exceeds its bound is refused as a data problem. */
-#define PROFILE_MEMORY_FACTOR 16
-#define PROFILE_MEMORY_SLACK (8 * 1024 * 1024)
-
-typedef struct {
-    apr_uint64_t reps;          /* representations: bodies x languages */
-    apr_uint64_t values;        /* JSON values of the parsed tree */
-    apr_uint64_t text;          /* rendered bytes, all languages */
-    apr_uint64_t bytes;         /* the estimate of the peak */
-    apr_uint64_t bound;         /* PROFILE_MEMORY_FACTOR x size + SLACK */
-} profile_estimate_t;
-
-/* The estimate for the valid file in buf[0..len); APR_EINVAL (and
- * *errmsg) when it is not valid. */
-apr_status_t profile_store_estimate(profile_estimate_t *out,
-                                    const char **errmsg,
-                                    const char *buf, apr_size_t len,
-                                    apr_pool_t *p);
-
-/* The refusal's text when est->bytes > est->bound, else NULL. */
-const char *profile_estimate_problem(const profile_estimate_t *est,
-                                     apr_size_t size, apr_pool_t *p);
-
 /* Opens the data file at `path` for reading, only if it is a regular
  * file (CONTRACT §9): its type is looked at first, through any link, it
  * is opened without blocking and must be the file looked at.  Sets *fi

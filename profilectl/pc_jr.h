@@ -4,8 +4,8 @@
  * private to them (the commands themselves are in pc_jsonresume.h).
  *
  *   pc_jr_common.c     the context of a command, its messages and output
- *   pc_jr_dates.c      JSON Resume dates and the periods of the data file
- *   pc_jr_fold.c       text folded for comparison (utf8proc)
+ *   pc_jr_dates.c      JSON Resume dates and the periods of the data
+ *                      file; text folded for comparison (utf8proc)
  *   pc_import_names.c  the ids and kinds the import makes
  *   pc_import_check.c  what the import reads of a document, and its checks
  *   pc_import_align.c  the entries of every language lined up

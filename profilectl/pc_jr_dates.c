@@ -3,13 +3,16 @@
  * pc_jr_dates.c -- dates for the JSON Resume commands: JSON Resume's
  * dates (YYYY, YYYY-MM, YYYY-MM-DD) written as the data file's periods
  * in a language ("Dec 2013 – present", for the import) and periods read
- * back into dates (for the export).
+ * back into dates (for the export); and text folded for comparison, the
+ * one use of utf8proc in profilectl, shared by the date reader (month
+ * names with or without accents) and the ids the import makes (slugs).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include <apr_lib.h>
 #include <apr_strings.h>
+#include <utf8proc.h>
 
 #include "pc_jr.h"
 
@@ -491,4 +494,19 @@ int pc_jr_parse_period(const char **start, const char **end,
         return -1;
     }
     return 0;
+}
+
+const char *pc_jr_unaccent(const char *s, apr_pool_t *p)
+{
+    utf8proc_uint8_t *folded = NULL;
+    const char *out = s;
+
+    if (utf8proc_map((const utf8proc_uint8_t *)s, 0, &folded,
+                     UTF8PROC_NULLTERM | UTF8PROC_STABLE | UTF8PROC_COMPAT
+                     | UTF8PROC_DECOMPOSE | UTF8PROC_STRIPMARK
+                     | UTF8PROC_CASEFOLD) >= 0) {
+        out = apr_pstrdup(p, (const char *)folded);
+    }
+    free(folded);
+    return out;
 }

@@ -746,17 +746,21 @@ def copy_data(src, dst, mtime=DATA_MTIME):
 
 
 # CONTRACT §9: a bad data file fails the configuration only with this
-# (the default is ProfileBadData keep).
+# (the default is bad=keep): the server's default for every ProfileData
+# line that does not say (CONTRACT §1).
 REFUSE = "ProfileBadData refuse\n"
 
 
-def location(path, data, extra=""):
+def location(path, data, extra="", opts=""):
+    """A <Location> serving `data`; `opts` are the ProfileData line's
+    options ("bad=refuse compress=off")."""
     return """<Location {path}>
     Require all granted
     SetHandler profile
-    ProfileData "{data}"
+    ProfileData "{data}"{opts}
 {extra}</Location>
-""".format(path=path, data=data, extra=extra)
+""".format(path=path, data=data, extra=extra,
+           opts=" " + opts if opts else "")
 
 
 def load_modules(*names):

@@ -28,16 +28,16 @@ LANGS = ["en", "es"]
 B = "/api/v1"
 
 
-def site(data, extra=""):
+def site(data, extra="", opts=""):
     """The API at /api/v1 with the shipped compression file included after
-    it (as the file asks), then `extra`."""
-    return (MODULES + h.location(B, data)
+    it (as the file asks), then `extra`; `opts` on its ProfileData line."""
+    return (MODULES + h.location(B, data, opts=opts)
             + 'Include "%s"\n' % CONF + extra)
 
 
 ADD_SUFFIX = "DeflateAlterETag AddSuffix\nBrotliAlterETag AddSuffix\n"
-MODULE_COMPRESSION_ON = ("<Location %s>\n    ProfileCompression On\n"
-                         "</Location>\n" % B)
+# The API's line says compress=on, beside the file's server default Off.
+MODULE_COMPRESSION_ON = "compress=on"
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +52,7 @@ def filters(make_httpd, data_files):
 def both(make_httpd, data_files):
     """The module's own precompression on, and the filters configured."""
     server = make_httpd("both", site(data_files["main"],
-                                     MODULE_COMPRESSION_ON))
+                                     opts=MODULE_COMPRESSION_ON))
     yield server.start_checked()
     server.stop()
 
@@ -256,7 +256,7 @@ def test_module_answers_revalidate_under_add_suffix(make_httpd, data_files,
     module's precompressed answers pass the filters untouched, so their
     ETags still revalidate."""
     server = make_httpd("both-suffix", site(
-        data_files["main"], MODULE_COMPRESSION_ON + ADD_SUFFIX))
+        data_files["main"], ADD_SUFFIX, opts=MODULE_COMPRESSION_ON))
     server.start_checked()
     try:
         for route in h.all_routes(sample):

@@ -139,7 +139,7 @@ class TestCompressionOff:
     @pytest.fixture(scope="class")
     def off(self, make_httpd, data_files):
         server = make_httpd("nocompress", h.location(
-            "/api/v1", data_files["main"], "    ProfileCompression Off\n")
+            "/api/v1", data_files["main"], opts="compress=off")
             + h.location("/on/api/v1", data_files["main"]))
         assert server.start().returncode == 0
         yield server

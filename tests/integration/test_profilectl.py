@@ -181,7 +181,7 @@ class TestConfigtestMessage:
         out = cp.stdout + cp.stderr
         ours = [ln for ln in out.splitlines() if "PROFILE0007: " in ln]
         assert len(ours) == 1 + len(SEVERAL_EXPECTED), out
-        assert "ProfileBadData keep" in ours[0]
+        assert "bad=keep" in ours[0]
         for ln, (jpath, _) in zip(ours[1:], SEVERAL_EXPECTED):
             assert re.search(re.escape(path) + r":\d+:\d+: "
                              + re.escape(jpath) + ": ", ln), ln

@@ -389,7 +389,7 @@ def test_compression_off_renders_no_compressed_forms(make_httpd, data_files,
                                                      B):
     body = ("LogLevel warn profile:info\n"
             + h.location("/api/v1", data_files["ana"],
-                         "    ProfileCompression Off\n"))
+                         opts="compress=off"))
     server = make_httpd("nocomp", body)
     server.start_checked()
     try:

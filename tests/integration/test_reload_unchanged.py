@@ -130,7 +130,7 @@ def test_same_size_edit_with_reset_mtime_is_loaded(server):
 
 def test_compression_change_loads_again(server):
     server.write_conf(INFO + h.location(B, server.path,
-                                        "    ProfileCompression Off\n"))
+                                        opts="compress=off"))
     line = _profile_line(pu.restart(server, "USR1"), server.path)
     assert "loaded in" in line and "no compressed forms" in line, line
     r = server.get(B + "/profile", {"Accept-Encoding": "br"})

@@ -168,8 +168,7 @@ def site(make_httpd, workdir, sample):
                       + _vhost(server.port, h.location(
                           "/x/api/v1", other,
                           "    ProfileCORSOrigins https://a.example "
-                          "https://b.example\n"
-                          "    ProfileCompression Off\n"),
+                          "https://b.example\n", opts="compress=off"),
                           "    ProfileMaxAge 60\n"))
     before = time.time()
     server.start_checked()
@@ -220,25 +219,41 @@ def test_json_status_names_each_file_and_what_it_holds(site, sample):
     assert other["bytes"] == dict(other["bytes"], gzip=0, br=0)
 
     conf = site.conf
-    # The main server's API is served by the virtual host that takes every
-    # connection (the main server gets none), with the ProfileMaxAge the
-    # virtual host sets.
-    assert main["apis"] == [{
-        "servers": ["%s:%d" % (API, site.port)], "base": "/api/v1",
+    # Each ProfileData line where it is written: the main server's, and
+    # the virtual host's with what its section configures; the virtual
+    # host's ProfileMaxAge 60 is listed as a setting of another section,
+    # not as what applies.  (What applies is httpd's: both hosts get 60,
+    # the main server's <Location> being inherited by the virtual host.)
+    age = {"directive": "ProfileMaxAge", "value": "60", "definedIn": conf,
+           "line": _line_of(conf, "ProfileMaxAge 60"), "section": None,
+           "server": "%s:%d" % (API, site.port)}
+    assert main["lines"] == [{
         "definedIn": conf,
         "line": _line_of(conf, 'ProfileData "%s"' % site.files["main"]),
-        "maxAge": 60, "corsOrigins": ["*"], "compression": True,
-        "badData": "keep"}]
+        "section": "<Location /api/v1>", "server": "127.0.0.1 (main server)",
+        "base": "/api/v1", "badData": "keep", "badDataFrom": "default",
+        "compression": True, "compressionFrom": "default",
+        # (The virtual host's sections too: which of them a URL meets is
+        # httpd's to say, not the report's.)
+        "configuredHere": {}, "mayChangeForSomeUrls": [age, {
+            "directive": "ProfileCORSOrigins",
+            "value": "https://a.example https://b.example",
+            "definedIn": conf, "line": _line_of(conf, "ProfileCORSOrigins"),
+            "section": "<Location /x/api/v1>",
+            "server": "%s:%d" % (API, site.port)}]}]
     for host in (API, "elsewhere.test"):
         r = site.get("/api/v1/profile", {"Host": host})
         assert r.header("Cache-Control") == "public, max-age=60"
-    assert other["apis"] == [{
-        "servers": ["%s:%d" % (API, site.port)], "base": "/x/api/v1",
+    assert other["lines"] == [{
         "definedIn": conf,
         "line": _line_of(conf, 'ProfileData "%s"' % site.files["other"]),
-        "maxAge": 60,
-        "corsOrigins": ["https://a.example", "https://b.example"],
-        "compression": False, "badData": "keep"}]
+        "section": "<Location /x/api/v1>",
+        "server": "%s:%d" % (API, site.port), "base": "/x/api/v1",
+        "badData": "keep", "badDataFrom": "default",
+        "compression": False, "compressionFrom": "this line",
+        "configuredHere": {
+            "ProfileCORSOrigins": "https://a.example https://b.example"},
+        "mayChangeForSomeUrls": [age]}]
 
 
 def test_status_handler_answers_get_and_head_only(site):
@@ -310,9 +325,11 @@ def test_server_status_page_has_an_escaped_section(site):
     assert "status-a&b<c>" not in page
     assert "skills 5, experience 4, education 3, caseStudies 3, " \
         "metrics 5" in page
-    assert "/api/v1 on %s:%d (line" % (API, site.port) in page
-    assert "/x/api/v1 on %s:%d (line" % (API, site.port) in page
-    assert "main server" not in page
+    assert ", &lt;Location /api/v1&gt;, 127.0.0.1 (main server); API base " \
+        "/api/v1, bad=keep (default), compress=on (default)" in page
+    assert ", &lt;Location /x/api/v1&gt;, %s:%d; API base /x/api/v1, " \
+        "bad=keep (default), compress=off (this line)" % (API, site.port) \
+        in page
     assert "last good data since" not in page
 
 
@@ -443,7 +460,8 @@ def check_views(server, path, state):
     assert f["message"].replace('"', "&quot;") in page
     cp = server.ctl("-t", "-D", "DUMP_PROFILES")
     assert cp.returncode == 0, cp.stderr
-    assert "    ProfileData %s (line" % path in cp.stdout
+    assert "\n  %s\n" % path in cp.stdout
+    assert "\n    ProfileData on line " in cp.stdout
     return f
 
 
@@ -528,7 +546,8 @@ def test_server_status_directive_is_server_config_only(make_httpd):
 
 
 # ------------------------------------------------------- DUMP_PROFILES
-def test_dump_profiles_lists_each_api_base(make_httpd, workdir, sample):
+def test_dump_profiles_lists_each_file_and_its_lines(make_httpd, workdir,
+                                                    sample):
     d = _dir(workdir, "status-dump")
     a = h.copy_data(h.SAMPLE_DATA, os.path.join(d, "a.json"))
     b = h.copy_data(MINIMAL_FILE, os.path.join(d, "b.json"))
@@ -539,13 +558,12 @@ def test_dump_profiles_lists_each_api_base(make_httpd, workdir, sample):
 {loc_a}</VirtualHost>
 <VirtualHost 127.0.0.1:{port}>
     ServerName b.test
+    ProfileBadData refuse
 {loc_b}</VirtualHost>
 """.format(port=server.port,
            loc_a=h.location("/api/v1", a,
                             "    ProfileCORSOrigins https://a.example\n"),
-           loc_b=h.location("/people/b/api/v1", b,
-                            "    ProfileCompression Off\n"
-                            "    ProfileBadData refuse\n"))
+           loc_b=h.location("/people/b/api/v1", b, opts="compress=off"))
     server.write_conf(body)
     line_a = _line_of(server.conf, 'ProfileData "%s"' % a)
     line_b = _line_of(server.conf, 'ProfileData "%s"' % b)
@@ -554,47 +572,59 @@ def test_dump_profiles_lists_each_api_base(make_httpd, workdir, sample):
     assert cp.returncode == 0, cp.stderr
     assert "Syntax OK" in cp.stderr
     assert cp.stdout == """\
-Profile APIs (mod_profile {version}):
-  a.test:{port} /api/v1
-    ProfileData {a} (line {line_a} of {conf})
+Profile data files (mod_profile {version}):
+  {a}
     languages: en es; records: skills 5, experience 4, education 3, \
 caseStudies 3, metrics 5
-    ProfileMaxAge 60
-    ProfileCORSOrigins https://a.example
-    ProfileCompression On
-    ProfileBadData keep
-  b.test:{port} /people/b/api/v1
-    ProfileData {b} (line {line_b} of {conf})
+    ProfileData on line {line_a} of {conf}, <Location /api/v1>, \
+a.test:{port}
+      API base /api/v1, bad=keep (default), compress=on (default)
+      in this section: ProfileMaxAge not set, ProfileCORSOrigins \
+https://a.example
+      set in other sections, which may change it for some URLs:
+        ProfileMaxAge 60 on line {age} of {conf}, server level, \
+a.test:{port}
+  {b}
     languages: en es; records: skills 1, experience 1, education 1, \
 caseStudies 1, metrics 1
-    ProfileMaxAge 300
-    ProfileCORSOrigins *
-    ProfileCompression Off
-    ProfileBadData refuse
+    ProfileData on line {line_b} of {conf}, <Location /people/b/api/v1>, \
+b.test:{port}
+      API base /people/b/api/v1, bad=refuse (ProfileBadData refuse on \
+line {refuse} of {conf}), compress=off (this line)
+      in this section: ProfileMaxAge not set, ProfileCORSOrigins not set
 """.format(port=server.port, a=a, b=b, line_a=line_a, line_b=line_b,
-           conf=server.conf, version=module_version())
+           conf=server.conf, version=module_version(),
+           age=_line_of(server.conf, "ProfileMaxAge 60"),
+           refuse=_line_of(server.conf, "ProfileBadData refuse"))
 
     # Only when asked.
     cp = server.ctl("-t")
     assert cp.returncode == 0 and cp.stdout == ""
 
 
-def test_dump_profiles_shows_a_bad_file(make_httpd, workdir):
+def test_dump_profiles_shows_a_bad_file_indented(make_httpd, workdir):
     d = _dir(workdir, "status-dump-bad")
     a = os.path.join(d, "a.json")
     with open(a, "w") as f:
-        f.write("[]")
+        f.write('{"languages": 1, "x": 2}')
     server = make_httpd("status-dump-bad", h.location("/api/v1", a))
     cp = server.ctl("-t", "-D", "DUMP_PROFILES")
-    assert cp.returncode == 0, cp.stderr     # ProfileBadData keep
+    assert cp.returncode == 0, cp.stderr     # bad=keep
     assert "PROFILE0007" in cp.stderr
     lines = cp.stdout.splitlines()
-    assert lines[1] == "  127.0.0.1 (main server) /api/v1"
-    assert re.fullmatch(r"    data: bad: %s:1:1: \$: expected an object.*"
-                        % re.escape(a), lines[3]), lines[3]
-    assert lines[4:] == ["    ProfileMaxAge 300", "    ProfileCORSOrigins *",
-                         "    ProfileCompression On",
-                         "    ProfileBadData keep"]
+    assert lines[1] == "  " + a
+    assert lines[2] == "    data: bad:"
+    problems = [ln for ln in lines[3:] if not ln.startswith("    Profile")
+                and not ln.startswith("      API base")
+                and not ln.startswith("      in this section")]
+    assert len(problems) >= 2, lines            # one problem a line,
+    assert all(ln.startswith("      %s:1:" % a) for ln in problems), lines
+    assert lines[-3].startswith("    ProfileData on line ")
+    assert lines[-3].endswith(", <Location /api/v1>, 127.0.0.1 (main server)")
+    assert lines[-2:] == [
+        "      API base /api/v1, bad=keep (default), compress=on (default)",
+        "      in this section: ProfileMaxAge not set, ProfileCORSOrigins "
+        "not set"]
 
 
 # ------------------------------------------------ the shipped example

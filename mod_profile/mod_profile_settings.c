@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * mod_profile_settings.c -- what each directive resolves to, in one
+ * place (as mod_md's md_config_get*): the typed getters with every
+ * default, each ProfileData line's options from the line or its
+ * server's default, and each file's load-time choices from its lines
+ * (CONTRACT §1); and, for the reports, where a directive is written:
+ * the sections a line stands in, as httpd parsed them.  Nothing here
+ * re-creates httpd's section walk or virtual-host selection.
+ */
+#include <string.h>
+
+#include "httpd.h"
+#include "http_config.h"
+#include "http_core.h"
+
+#include <apr_fnmatch.h>
+#include <apr_strings.h>
+
+#include "mod_profile.h"
+
+int profile_conf_max_age(const profile_dir_conf_t *conf)
+{
+    return conf->max_age >= 0 ? conf->max_age : PROFILE_DEFAULT_MAX_AGE;
+}
+
+const char *profile_conf_cache_control(const profile_dir_conf_t *conf)
+{
+    return conf->max_age >= 0 ? conf->cache_control
+           : "public, max-age=" APR_STRINGIFY(PROFILE_DEFAULT_MAX_AGE);
+}
+
+const char *profile_conf_base(const profile_dir_conf_t *conf)
+{
+    return conf->base_path ? conf->base_path
+           : conf->use ? conf->use->base : NULL;
+}
+
+/* An option of line u (-1: not said) or its server's default. */
+static int option(const profile_use_t *u, int said, int dflt, int srv,
+                  const char *srv_at, const char *what, const char **at,
+                  apr_pool_t *p)
+{
+    int v = said != -1 ? said : srv != -1 ? srv : dflt;
+
+    if (at != NULL) {
+        *at = said != -1 ? apr_psprintf(p, "%s on line %d of %s", what,
+                                        u->line, u->file)
+              : srv != -1 ? srv_at : "default";
+    }
+    return v;
+}
+
+int profile_conf_refuse(const profile_use_t *u, const char **at,
+                        apr_pool_t *p)
+{
+    const profile_srv_conf_t *sc = ap_get_module_config(u->s->module_config,
+                                                        &profile_module);
+
+    return option(u, u->refuse, 0, sc->refuse, sc->refuse_at,
+                  u->refuse == 1 ? "bad=refuse" : "bad=keep", at, p);
+}
+
+int profile_conf_compress(const profile_use_t *u, const char **at,
+                          apr_pool_t *p)
+{
+    const profile_srv_conf_t *sc = ap_get_module_config(u->s->module_config,
+                                                        &profile_module);
+
+    return option(u, u->compress, 1, sc->compress, sc->compress_at,
+                  u->compress == 1 ? "compress=on" : "compress=off", at, p);
+}
+
+void profile_conf_files(apr_pool_t *ptemp)
+{
+    profile_mod_conf_t *mc = profile_mod_conf(NULL);
+    apr_hash_index_t *hi;
+    const char *at;
+    int i;
+
+    for (hi = mc ? apr_hash_first(ptemp, mc->files) : NULL; hi;
+         hi = apr_hash_next(hi)) {
+        profile_data_t *d = apr_hash_this_val(hi);
+
+        for (i = 0; i < d->uses->nelts; i++) {
+            const profile_use_t *u = APR_ARRAY_IDX(d->uses, i,
+                                                   profile_use_t *);
+
+            d->compress |= profile_conf_compress(u, NULL, NULL);
+            if (d->refuse_at == NULL
+                && profile_conf_refuse(u, &at, mc->pool)) {
+                d->refuse_at = at;
+            }
+        }
+    }
+}
+
+/* A copy of URL path `path` without trailing slashes ("/" gives ""). */
+const char *profile_base_of(const char *path, apr_pool_t *p)
+{
+    apr_size_t n = strlen(path);
+
+    while (n > 0 && path[n - 1] == '/') {
+        n--;
+    }
+    return apr_pstrmemdup(p, path, n);
+}
+
+/* The sections directive `d` stands in, as written ("<Location /a>
+ * <If ...>"; NULL: none), leaving out <VirtualHost> (the server says
+ * it). */
+const char *profile_section_of(const ap_directive_t *d, apr_pool_t *p)
+{
+    const char *s = NULL;
+
+    for (d = d->parent; d != NULL; d = d->parent) {
+        if (strcasecmp(d->directive, "<VirtualHost") != 0) {
+            s = apr_pstrcat(p, d->directive, " ", d->args,
+                            s ? " " : NULL, s, NULL);
+        }
+    }
+    return s;
+}
+
+/* The path of the <Location> section `d` stands in (through <If>),
+ * where it applies to every URL below it; else NULL. */
+const char *profile_location_of(const ap_directive_t *d, apr_pool_t *p)
+{
+    const char *args, *path;
+
+    for (d = d->parent; d != NULL && (strcasecmp(d->directive, "<If") == 0
+                                      || strcasecmp(d->directive, "<ElseIf") == 0
+                                      || strcasecmp(d->directive, "<Else") == 0);
+         d = d->parent) {
+    }
+    if (d == NULL || strcasecmp(d->directive, "<Location") != 0) {
+        return NULL;
+    }
+    args = apr_pstrndup(p, d->args, strcspn(d->args, ">"));
+    path = ap_getword_conf(p, &args);
+    return path[0] == '/' && !apr_fnmatch_test(path) ? profile_base_of(path, p)
+           : NULL;
+}
+
+/* Where a request-time directive is written, for the reports. */
+void profile_setting_record(cmd_parms *cmd, const profile_dir_conf_t *conf,
+                   const char *value)
+{
+    profile_mod_conf_t *mc = profile_mod_conf(cmd->pool);
+    profile_setting_t *last = mc->settings->nelts == 0 ? NULL
+        : &APR_ARRAY_IDX(mc->settings, mc->settings->nelts - 1,
+                         profile_setting_t);
+    profile_setting_t *set;
+
+    if (last != NULL && last->conf == conf && last->line
+        == cmd->directive->line_num && last->file == cmd->directive->filename) {
+        last->value = apr_pstrcat(cmd->pool, last->value, " ", value, NULL);
+        return;                 /* a second origin on the same line */
+    }
+    set = apr_array_push(mc->settings);
+    set->name = cmd->cmd->name;
+    set->value = value;
+    set->file = cmd->directive->filename;
+    set->line = cmd->directive->line_num;
+    set->section = profile_section_of(cmd->directive, cmd->pool);
+    set->s = cmd->server;
+    set->conf = conf;
+}
+
