@@ -33,8 +33,19 @@ import httpd_harness as h
 
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or \
     shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM, reason="no chromium (scripts/install-deps installs it)")
+# The sanitized build (tests/sanitize/run.sh) is a copy of the sources
+# without tests/page/node_modules, and its module loads only into an
+# httpd with the ASan runtime preloaded, which `make serve` (the command
+# users run) does not do: the page is the same in both builds and is
+# tested by the normal one; test_browser.py serves the sanitized module
+# to a browser.
+pytestmark = [
+    pytest.mark.skipif(not CHROMIUM, reason="no chromium "
+                       "(scripts/install-deps installs it)"),
+    pytest.mark.skipif(bool(os.environ.get("HTTPD_ENV_LD_PRELOAD")),
+                       reason="the sanitized build: tested by the normal "
+                       "build"),
+]
 
 PAGE = os.path.join(h.SRCDIR, "contrib", "page")
 DRIVER_DIR = os.path.join(h.SRCDIR, "tests", "page")
@@ -102,12 +113,6 @@ def served(workdir, data_file):
     """`make serve DATA=F SERVE_PORT=P` in the build tree (SERVE_DIR below
     the test's work directory, so a developer's `make serve` is left
     alone)."""
-    if os.environ.get("HTTPD_ENV_LD_PRELOAD"):
-        # The sanitized build's module loads only into an httpd with the
-        # ASan runtime preloaded, which `make serve` (the command users
-        # run) does not do; the page is the same in both builds, and the
-        # sanitized module is served to a browser by test_browser.py.
-        pytest.skip("make serve runs httpd without the sanitizer runtime")
     port = h.free_port()
     serve_dir = os.path.join(workdir, "serve")
     proc = subprocess.Popen(
