@@ -129,3 +129,34 @@ const profile_field_t *profile_schema_field(const profile_field_t *fields,
     }
     return NULL;
 }
+
+/* A data file's languages: a non-empty list of strings. */
+static int data_languages(json_t *langs)
+{
+    json_t *v;
+    size_t i;
+
+    if (!json_is_array(langs) || json_array_size(langs) == 0) {
+        return 0;
+    }
+    json_array_foreach(langs, i, v) {
+        if (!json_is_string(v)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int profile_schema_is_jsonresume(json_t *root)
+{
+    const char *schema;
+
+    if (!json_is_object(root) || json_object_get(root, "profile") != NULL
+        || data_languages(json_object_get(root, "languages"))) {
+        return 0;
+    }
+    schema = json_string_value(json_object_get(root, "$schema"));
+    return json_object_get(root, "basics") != NULL
+           || json_object_get(root, "work") != NULL
+           || (schema != NULL && strstr(schema, "jsonresume") != NULL);
+}

@@ -67,4 +67,11 @@ json_t *profile_schema_textlist(json_t *v, const char *lang);
 const profile_field_t *profile_schema_field(const profile_field_t *fields,
                                             const char *name);
 
+/* Whether a document the validator refused is a JSON Resume (an object
+ * with "basics" or "work", or a jsonresume "$schema"), and neither a
+ * "profile" nor a data file's "languages" (a list of tags; JSON
+ * Resume's is a list of objects): the loader then says so in one problem
+ * instead of one per unknown key. */
+int profile_schema_is_jsonresume(json_t *root);
+
 #endif

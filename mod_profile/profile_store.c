@@ -273,6 +273,13 @@ apr_status_t profile_store_parse_opts(profile_store_t **out,
         return refused(errmsg, problems, o, name, p);
     }
     if (profile_validate(root, &langs, &nlangs, problems, p) != 0) {
+        if (profile_schema_is_jsonresume(root)) {
+            rv = refused_whole(errmsg, o, name, APR_EINVAL, apr_pstrcat(p,
+                               "a JSON Resume document, not a data file: "
+                               "make one with profilectl import-jsonresume ",
+                               name, " -o profile.json", NULL), p);
+            goto leave;
+        }
         /* The tree first: locating reads the text alone. */
         json_decref(root);
         root = NULL;

@@ -70,7 +70,7 @@ int pc_cmd_check(int argc, char **argv)
         profile_load_opts_t opts = {.render = 0, .compress = 0,
                                     .max_size = 0, .problems = NULL};
         profile_store_t *unused = NULL;
-        const char *err = NULL, *hint;
+        const char *err = NULL;
         apr_status_t lrv;
         int k;
 
@@ -97,20 +97,6 @@ int pc_cmd_check(int argc, char **argv)
         }
         else if (status == PC_EXIT_OK) {
             status = PC_EXIT_PROBLEMS;
-        }
-        /* A JSON Resume: one line saying so, not one per unknown key. */
-        if (lrv == APR_EINVAL
-            && (hint = pc_jsonresume_hint(file, p)) != NULL) {
-            profile_data_problem_t pr = {.line = 0, .column = 0,
-                                         .path = NULL, .text = hint};
-
-            if (as_json) {
-                json_array_append_new(all, problem_json(file, &pr));
-            }
-            else {
-                printf("%s: %s\n", file, hint);
-            }
-            continue;
         }
         for (k = 0; k <= opts.problems->list->nelts; k++) {
             const profile_data_problem_t *pr =

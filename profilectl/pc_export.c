@@ -230,10 +230,7 @@ static int export_run(jr_export_t *ex, const char *file, const char *out)
         return PC_EXIT_USAGE;
     }
     if (profile_store_load(&store, &msg, path, &opts, p) != APR_SUCCESS) {
-        const char *hint = pc_jsonresume_hint(file, p);
-
-        pc_jr_fail(&ex->c, "%s", hint ? apr_pstrcat(p, file, ": ", hint,
-                                                    NULL) : msg);
+        pc_jr_fail(&ex->c, "%s", msg);
         return PC_EXIT_USAGE;
     }
     data = pc_load_json(path, JSON_REJECT_DUPLICATES, &jerr, &msg, p);

@@ -83,11 +83,7 @@ static int add_file(jr_import_t *im, const char *file)
         return pc_jr_fail(&im->c, "%s", msg);
     }
     if (profile_store_load(&store, &msg, file, &opts, p) != APR_SUCCESS) {
-        const char *hint = pc_jsonresume_hint(file, p);
-
-        return pc_jr_fail(&im->c, "%s", hint ? apr_pstrcat(p, file, ": ",
-                                                           hint, NULL)
-                                             : msg);
+        return pc_jr_fail(&im->c, "%s", msg);
     }
     data = pc_load_json(file, JSON_REJECT_DUPLICATES, &jerr, &msg, p);
     if (data == NULL

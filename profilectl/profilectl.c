@@ -126,24 +126,6 @@ int pc_fail(const char *cmd, const char *fmt, ...)
     return PC_EXIT_USAGE;
 }
 
-/* A data file's languages: a list of tags.  JSON Resume's "languages"
- * is a list of objects (the languages one speaks). */
-static int data_languages(json_t *langs)
-{
-    json_t *v;
-    size_t i;
-
-    if (!json_is_array(langs) || json_array_size(langs) == 0) {
-        return 0;
-    }
-    json_array_foreach(langs, i, v) {
-        if (!json_is_string(v)) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
 json_t *pc_load_json(const char *path, size_t flags, json_error_t *jerr,
                      const char **err, apr_pool_t *p)
 {
@@ -161,44 +143,6 @@ json_t *pc_load_json(const char *path, size_t flags, json_error_t *jerr,
     return doc;
 }
 
-const char *pc_jsonresume_hint(const char *path, apr_pool_t *p)
-{
-    profile_parse_estimate_t est;
-    const char *err, *schema;
-    char *buf;
-    apr_size_t len;
-    json_t *doc = NULL;
-    int resume;
-
-    /* Read as every input is (pc_input.c: only a regular file, never
-     * blocking), and parsed only within the loader's bound (CONTRACT
-     * §9), which the refused file may exceed. */
-    if (pc_input_read(&buf, &len, &err, path, 0, p) < 0) {
-        return NULL;
-    }
-    profile_estimate_parse(&est, buf, len);
-    if (est.bytes <= est.bound) {
-        doc = json_loadb(buf, len, 0, NULL);
-    }
-
-    if (!json_is_object(doc) || json_object_get(doc, "profile") != NULL
-        || data_languages(json_object_get(doc, "languages"))) {
-        json_decref(doc);
-        return NULL;
-    }
-    schema = json_string_value(json_object_get(doc, "$schema"));
-    resume = json_object_get(doc, "basics") != NULL
-             || json_object_get(doc, "work") != NULL
-             || (schema != NULL && strstr(schema, "jsonresume") != NULL);
-    json_decref(doc);
-    if (!resume) {
-        return NULL;
-    }
-    return apr_psprintf(p, "a JSON Resume document, not a data file: make "
-                        "one with %s import-jsonresume %s -o profile.json",
-                        pc_progname, path);
-}
-
 const profile_store_t *pc_load(const char *cmd, const char *path,
                                apr_pool_t *p)
 {
@@ -211,11 +155,11 @@ const profile_store_t *pc_load(const char *cmd, const char *path,
         pc_fail(cmd, "%s", err);
         return NULL;
     }
+    opts.problems = profile_problems_make(p, 1);
     if (profile_store_load(&st, &err, path, &opts, p) != APR_SUCCESS) {
-        const char *hint = pc_jsonresume_hint(path, p);
-
-        if (hint != NULL) {
-            pc_fail(cmd, "%s: %s", path, hint);
+        /* One problem (a JSON Resume document, say): that line alone. */
+        if (opts.problems->total == 1) {
+            pc_fail(cmd, "%s", err);
             return NULL;
         }
         fprintf(stderr, "%s\n", err);

@@ -54,17 +54,11 @@ int pc_fail(const char *cmd, const char *fmt, ...)
 json_t *pc_load_json(const char *path, size_t flags, json_error_t *jerr,
                      const char **err, apr_pool_t *p);
 
-/* One line, when `path` is a JSON Resume document rather than a data
- * file (an object with basics or work, or a $schema naming jsonresume,
- * and neither a profile nor a data file's languages, a list of tags):
- * what it is and how to import it; else NULL. */
-const char *pc_jsonresume_hint(const char *path, apr_pool_t *p);
-
 /* Loads `path` as the module does with ProfileCompression On (every
  * representation rendered, with its gzip and br forms), after
  * pc_input_check (a FIFO or a device is refused at once).  On failure
- * prints the problems (or pc_jsonresume_hint's line) on stderr and
- * returns NULL. */
+ * prints the problems (a JSON Resume document is one, saying so:
+ * profile_schema_is_jsonresume) on stderr and returns NULL. */
 const profile_store_t *pc_load(const char *cmd, const char *path,
                                apr_pool_t *p);
 

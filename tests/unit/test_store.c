@@ -1634,6 +1634,29 @@ static void file_that_is_not_an_object_is_refused(void **state)
     load_bad(p, UNIT_DATA "/bad-not-object.json");
 }
 
+/* An administrator who points ProfileData at a JSON Resume learns what
+ * it is and how to convert it, in one problem, not one per unknown key;
+ * a data file with a stray "basics" is not called one. */
+static void json_resume_document_is_one_problem_saying_so(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *err;
+
+    err = parse_bad_one(p, "{\"basics\": {\"name\": \"A\"}, \"work\": [],"
+                           " \"skills\": [{\"name\": \"C\"}],"
+                           " \"languages\": [{\"language\": \"English\"}]}");
+    assert_has(err, "a JSON Resume document, not a data file: make one "
+                    "with profilectl import-jsonresume " DOC_NAME
+                    " -o profile.json");
+    err = parse_bad_one(p, "{\"$schema\": \"https://raw.githubusercontent.com"
+                           "/jsonresume/resume-schema/v1.0.0/schema.json\"}");
+    assert_has(err, "a JSON Resume document");
+    err = parse_bad(p, edit(p, MIN, "\"languages\"",
+                            "\"basics\": {}, \"languages\""));
+    assert_null(strstr(err, "JSON Resume"));
+    assert_has(err, "unknown key \"basics\"");
+}
+
 static void file_missing_a_translation_names_json_path(void **state)
 {
     apr_pool_t *p = POOL(state);
@@ -2216,6 +2239,7 @@ int main(void)
         UNIT_TEST(file_with_syntax_error_names_line_and_column),
         UNIT_TEST(empty_file_is_refused_naming_it),
         UNIT_TEST(file_that_is_not_an_object_is_refused),
+        UNIT_TEST(json_resume_document_is_one_problem_saying_so),
         UNIT_TEST(file_missing_a_translation_names_json_path),
         UNIT_TEST(shape_problems_name_line_and_column),
     };
