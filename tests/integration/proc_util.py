@@ -8,6 +8,7 @@ import signal
 import time
 
 import crash_triage
+import httpd_harness as h
 
 # What httpd logs when a child dies of a signal (AH00052, at notice, which
 # httpd writes whatever the LogLevel), when the parent catches a fatal
@@ -74,33 +75,125 @@ def log_since(server, offset):
 
 # "configured -- resuming normal operations", which each MPM logs when its
 # parent has read the configuration again: event AH00489, worker AH00292,
-# prefork AH00163 (tests/integration/matrix.sh runs all three).
+# prefork AH00163 (tests/integration/matrix.sh runs all three).  Under a
+# hard restart (SIGHUP) the parent forks the new children before it logs
+# it, under a graceful one after.
 RESUMING = re.compile(r"AH00489|AH00292|AH00163")
+
+
+def pipes(pid):
+    """The pipes `pid` holds open, as "pipe:[inode]" (empty if it is
+    gone)."""
+    out = set()
+    try:
+        fds = os.listdir("/proc/%d/fd" % pid)
+    except FileNotFoundError:
+        return out
+    for fd in fds:
+        try:
+            target = os.readlink("/proc/%d/fd/%s" % (pid, fd))
+        except FileNotFoundError:
+            continue
+        if target.startswith("pipe:"):
+            out.add(target)
+    return out
+
+
+# Which generation a child belongs to.  Each MPM opens its pipe of death
+# (the pipe through which the parent tells a generation's children to
+# stop) in the configuration pool, so anew at every restart, after it has
+# closed the previous one; every child inherits the pipe of death of the
+# generation that forks it, and keeps it until it exits.  So a child holds
+# a pipe the parent opened after the signal if and only if it is of the
+# new generation.  The children's own pipes are never the parent's, and a
+# pipe the parent kept across the restart (a piped ErrorLog) is left out.
+# Neither the log's order (under SIGHUP the new children come before the
+# "resuming" line, under a graceful restart after it) nor the set of
+# children seen before the signal (the parent may fork one more of the
+# previous generation just before it acts on the signal: a replacement
+# child, or one still owed when the signal cut its one-second wait short)
+# tells the generations apart.
+def _of_generation(pid, fresh):
+    return bool(pipes(pid) & fresh)
+
+
+# A <Location> of the configuration whose handler is profile-status: its
+# JSON says the generation of the child that answered.
+_STATUS_LOCATION = re.compile(r"<Location\s+\"?([^\s\">]+)\"?\s*>"
+                              r"(?:(?!</Location>).)*?"
+                              r"SetHandler\s+profile-status\b", re.S | re.I)
+
+
+def _status_generation(server, path):
+    """The generation the profile-status view at `path` gives, or None
+    when it does not answer it."""
+    try:
+        r = h.request(server.port, "GET", path, timeout=5)
+        return int(r.json()["generation"]) if r.status == 200 else None
+    except (OSError, AssertionError, ValueError, KeyError, TypeError):
+        return None
 
 
 def restart(server, how, timeout=20):
     """Restarts `server` (`how`: "USR1" or "HUP" sent straight to the
     parent, or "graceful" for `apache2 -k graceful`) and waits until the
-    parent has re-read its configuration and only children of the new
-    generation are left, so that every later request is answered by the
-    new generation.  Returns the error-log text the restart wrote."""
-    old = set(children(server.pid))
+    parent has re-read its configuration, no child of the previous
+    generation is left (none can answer any later request), and a child
+    of the new generation answers.  Where the configuration has a
+    profile-status <Location> that answers, its generation must have gone
+    up too.  Returns the error-log text the restart wrote.
+
+    Every request of the harness opens a connection of its own, so none
+    made before the restart is answered after it on a kept-alive one."""
+    parent = server.pid
+    before = pipes(parent)
+    assert before, "httpd parent %s holds no pipe of death" % parent
+    status = None
+    try:
+        with open(server.conf) as f:
+            m = _STATUS_LOCATION.search(f.read())
+    except OSError:
+        m = None
+    if m:
+        gen = _status_generation(server, m.group(1))
+        if gen is not None:
+            status = (m.group(1), gen)
     start = log_size(server)
     if how == "graceful":
         cp = server.graceful()
         assert cp.returncode == 0, cp.stderr
     else:
-        os.kill(server.pid, getattr(signal, "SIG" + how))
+        os.kill(parent, getattr(signal, "SIG" + how))
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
+        if not server.running():
+            raise AssertionError("restart (%s): the httpd parent %s exited; "
+                                 "log:\n%s" % (how, parent,
+                                               log_since(server, start)))
+        # The log first: once it says "resuming", the parent has opened
+        # the new pipe of death, and forks children of no other
+        # generation; those listed after it are all there can be.
         text = log_since(server, start)
-        kids = set(children(server.pid))
-        if RESUMING.search(text) and kids and not kids & old \
-                and server.answers():
-            return log_since(server, start)
+        if RESUMING.search(text):
+            fresh = pipes(parent) - before
+            kids = children(parent)
+            if fresh and kids \
+                    and all(_of_generation(k, fresh) for k in kids) \
+                    and server.answers():
+                if status:
+                    gen = _status_generation(server, status[0])
+                    assert gen is not None and gen > status[1], \
+                        "restart (%s): %s says generation %r, not above " \
+                        "%d, with only new children left" % (
+                            how, status[0], gen, status[1])
+                return log_since(server, start)
         time.sleep(0.02)
-    raise AssertionError("restart (%s) did not finish in %ss; log:\n%s"
-                         % (how, timeout, log_since(server, start)))
+    raise AssertionError("restart (%s) did not finish in %ss; children %s "
+                         "(of the new generation: %s); log:\n%s"
+                         % (how, timeout, children(parent),
+                            [k for k in children(parent) if _of_generation(
+                                k, pipes(parent) - before)],
+                            log_since(server, start)))
 
 
 def crash_lines(text):
