@@ -73,6 +73,7 @@ typedef struct {
     int origins_set;
     int max_age;                    /* -1: unset */
     const char *cache_control;      /* Cache-Control for max_age */
+    int log_variables;              /* ProfileLogVariables; -1: unset */
 } profile_dir_conf_t;
 
 /* Per server: the defaults of the ProfileData options (httpd's
@@ -133,6 +134,7 @@ profile_mod_conf_t *profile_mod_conf(apr_pool_t *pconf);
  * md_config_get*): the only place the defaults are known. */
 int profile_conf_max_age(const profile_dir_conf_t *conf);
 const char *profile_conf_cache_control(const profile_dir_conf_t *conf);
+int profile_conf_log_variables(const profile_dir_conf_t *conf);
 /* The URL path of the API base of a section, or NULL. */
 const char *profile_conf_base(const profile_dir_conf_t *conf);
 /* A line's options, said on it or by its server's default; *at (if not

@@ -56,7 +56,7 @@ void *profile_create_dir_conf(apr_pool_t *p, char *dir)
     profile_dir_conf_t *conf = apr_pcalloc(p, sizeof(*conf));
 
     (void)dir;
-    conf->max_age = -1;
+    conf->max_age = conf->log_variables = -1;
     return conf;
 }
 
@@ -77,6 +77,8 @@ void *profile_merge_dir_conf(apr_pool_t *p, void *basev, void *addv)
     conf->max_age = add->max_age != -1 ? add->max_age : base->max_age;
     conf->cache_control = add->max_age != -1 ? add->cache_control
                                              : base->cache_control;
+    conf->log_variables = add->log_variables != -1 ? add->log_variables
+                                                   : base->log_variables;
     return conf;
 }
 
@@ -261,6 +263,13 @@ static const char *set_max_age(cmd_parms *cmd, void *dconf, const char *arg)
     return NULL;
 }
 
+static const char *set_log_variables(cmd_parms *cmd, void *dconf, int on)
+{
+    (void)cmd;
+    ((profile_dir_conf_t *)dconf)->log_variables = on;
+    return NULL;
+}
+
 /* ProfileBadData and ProfileCompression: the defaults of a server's
  * ProfileData lines.  In a <Location> or <Directory>, httpd's own
  * context check refuses them, and the message names the new form. */
@@ -341,6 +350,10 @@ const command_rec profile_cmds[] = {
                     "one line or several)"),
     AP_INIT_TAKE1("ProfileMaxAge", set_max_age, NULL, RSRC_CONF | ACCESS_CONF,
                   "seconds for Cache-Control max-age (default 300)"),
+    AP_INIT_FLAG("ProfileLogVariables", set_log_variables, NULL,
+                 RSRC_CONF | ACCESS_CONF,
+                 "On: the access-log values are also environment variables "
+                 "of the request; Off (default): request notes only"),
     AP_INIT_TAKE1("ProfileCompression", set_default, NULL,
                   RSRC_CONF | ACCESS_CONF,
                   "On (default) or Off: the default of ProfileData's "

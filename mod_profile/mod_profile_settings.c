@@ -30,6 +30,11 @@ const char *profile_conf_cache_control(const profile_dir_conf_t *conf)
            : "public, max-age=" APR_STRINGIFY(PROFILE_DEFAULT_MAX_AGE);
 }
 
+int profile_conf_log_variables(const profile_dir_conf_t *conf)
+{
+    return conf->log_variables == 1;
+}
+
 const char *profile_conf_base(const profile_dir_conf_t *conf)
 {
     return conf->base_path ? conf->base_path
