@@ -27,6 +27,7 @@
 
 #include "mod_profile.h"
 #include "profile_api.h"
+#include "profile_args.h"
 
 /* core_dir_config.expr_handler (SetHandler) came with 2.4.19. */
 #if !AP_MODULE_MAGIC_AT_LEAST(20120211, 53)
@@ -272,7 +273,7 @@ static int profile_handler(request_rec *r)
     req.date = ap_recent_rfc822_date;
 
     base = profile_conf_base(conf);
-    req.path = base != NULL ? profile_below(r->uri, base) : NULL;
+    req.path = base != NULL ? profile_args_below(r->uri, base) : NULL;
     if (data != NULL && site.store == NULL && req.path != NULL) {
         /* Its file has no good load yet (bad=keep). */
         profile_api_unavailable(&resp, &site, &req, PROFILE_RETRY_AFTER,
@@ -322,7 +323,7 @@ static int profile_translate_name(request_rec *r)
     /* The sections were merged for the URL as it came; mod_rewrite
      * ([PT]) or another translate_name hook may have moved it since. */
     base = profile_conf_base(conf);
-    if (base == NULL || profile_below(r->uri, base) == NULL) {
+    if (base == NULL || profile_args_below(r->uri, base) == NULL) {
         return DECLINED;
     }
     core = ap_get_core_module_config(r->per_dir_config);
