@@ -33,6 +33,7 @@
 #include <jansson.h>
 
 #include "profile_api.h"
+#include "profile_report.h"
 #include "profile_store.h"
 
 #define PROFILE_HANDLER "profile"
@@ -225,6 +226,12 @@ json_t *profile_status_file(const profile_data_t *d,
                             const profile_holder_t *h,
                             const profile_store_t *st, const char *err,
                             apr_pool_t *p);
+/* What the reports say of data file d (h: its holder, or NULL), which
+ * holds `st` (NULL: nothing) because of `err`. */
+void profile_status_report_file(profile_report_file_t *f,
+                                const profile_data_t *d,
+                                const profile_holder_t *h,
+                                const profile_store_t *st, const char *err);
 /* The data files of `files` (path -> profile_data_t), sorted by path. */
 apr_array_header_t *profile_status_sorted(apr_hash_t *files, apr_pool_t *p);
 

@@ -19,18 +19,15 @@ const char *profile_metrics_body(server_rec *s, apr_pool_t *p)
 {
     apr_array_header_t *files = profile_status_files(p);
     int n = files ? files->nelts : 0, i;
-    profile_metrics_file_t *f = apr_pcalloc(p, sizeof(*f) * (n ? n : 1));
+    profile_report_file_t *f = apr_pcalloc(p, sizeof(*f) * (n ? n : 1));
 
     for (i = 0; i < n; i++) {
         const profile_data_t *d = APR_ARRAY_IDX(files, i,
                                                 const profile_data_t *);
-        const profile_holder_t *h = profile_holder(s, d->path, NULL, 0);
 
-        f[i].path = d->path;
-        f[i].store = d->store;
-        f[i].stale = d->stale;
-        f[i].loaded_at = h ? h->kept.loaded_at : 0;
-        f[i].loaded_in = h ? h->kept.loaded_in : 0;
+        profile_status_report_file(&f[i], d, profile_holder(s, d->path,
+                                                             NULL, 0),
+                                   d->store, d->error);
     }
     return profile_metrics_text(f, n, PROFILE_VERSION, p);
 }

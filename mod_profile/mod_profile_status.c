@@ -96,64 +96,37 @@ static json_t *use_json(const profile_use_t *u, apr_pool_t *p)
     return o;
 }
 
+void profile_status_report_file(profile_report_file_t *f,
+                                const profile_data_t *d,
+                                const profile_holder_t *h,
+                                const profile_store_t *st, const char *err)
+{
+    memset(f, 0, sizeof(*f));
+    f->path = d->path;
+    f->store = st;
+    f->error = err;
+    f->stale = d->stale;
+    f->kept = d->kept;
+    f->compress = d->compress;
+    f->refuse = d->refuse_at != NULL;
+    if (h != NULL) {
+        f->stale_since = h->kept.stale_since;
+        f->loaded_at = h->kept.loaded_at;
+        f->loaded_in = h->kept.loaded_in;
+    }
+}
+
 json_t *profile_status_file(const profile_data_t *d,
                             const profile_holder_t *h,
                             const profile_store_t *st, const char *err,
                             apr_pool_t *p)
 {
-    json_t *o = json_object(), *loaded = json_null(), *disk, *lines;
-    const char *state = st == NULL ? "unavailable"
-                        : d->stale ? "stale" : "fresh";
-    apr_time_t since = h ? h->kept.stale_since : 0;
-    apr_time_t at = h ? h->kept.loaded_at : 0;
-    apr_finfo_t fi;
-    char ebuf[120];
-    apr_status_t rv;
+    profile_report_file_t f;
+    json_t *o, *lines = json_array();
     int i;
 
-    set(o, "path", jstr(d->path, p));
-    set(o, "state", json_string(state));
-    set(o, "message", jstr(st == NULL
-        ? apr_pstrcat(p, "no good data loaded: answering 503 because: ",
-                      err, NULL)
-        : d->stale ? apr_pstrcat(p, "serving last good data since ",
-                                 profile_report_time(since, p),
-                                 " because: ", err, NULL)
-        : at != 0 ? apr_pstrcat(p, "serving the data loaded at ",
-                                profile_report_time(at, p), NULL)
-        : "valid", p));
-    set(o, "error", jstr(err, p));
-    set(o, "staleSince", profile_report_jtime(since, p));
-    set(o, "loadedAt", profile_report_jtime(at, p));
-    set(o, "loadSeconds", h && h->kept.loaded_in > 0
-        ? json_real((double)h->kept.loaded_in / APR_USEC_PER_SEC)
-        : json_null());
-    set(o, "keptUnchanged", json_boolean(d->kept));
-    if (st != NULL) {
-        loaded = json_object();
-        set(loaded, "size", json_integer((json_int_t)st->size));
-        set(loaded, "mtime", profile_report_jtime(st->mtime, p));
-    }
-    set(o, "loaded", loaded);
-    disk = json_object();
-    rv = apr_stat(&fi, d->path, APR_FINFO_SIZE | APR_FINFO_MTIME, p);
-    if (rv == APR_SUCCESS) {
-        set(disk, "size", json_integer(fi.size));
-        set(disk, "mtime", profile_report_jtime(fi.mtime, p));
-        set(disk, "changed", json_boolean(st == NULL || fi.mtime != st->mtime
-                                          || fi.size != (apr_off_t)st->size));
-    }
-    else {
-        set(disk, "error", jstr(apr_strerror(rv, ebuf, sizeof(ebuf)), p));
-        set(disk, "changed", json_true());
-    }
-    set(o, "onDisk", disk);
-    set(o, "compressed", json_boolean(st ? st->compressed : d->compress));
-    set(o, "badData", json_string(d->refuse_at ? "refuse" : "keep"));
-    if (st != NULL) {
-        profile_report_store(o, st, p);
-    }
-    lines = json_array();
+    profile_status_report_file(&f, d, h, st, err);
+    o = profile_report_file(&f, p);
     for (i = 0; i < d->uses->nelts; i++) {
         json_array_append_new(lines, use_json(APR_ARRAY_IDX(
             d->uses, i, profile_use_t *), p));

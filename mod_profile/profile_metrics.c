@@ -60,7 +60,7 @@ static void samples(body_t *b, const char *name, const char *const *file,
     }
 }
 
-const char *profile_metrics_text(const profile_metrics_file_t *f, int n,
+const char *profile_metrics_text(const profile_report_file_t *f, int n,
                                  const char *version, apr_pool_t *p)
 {
     const char **file = apr_pcalloc(p, sizeof(*file) * (n ? n : 1));

@@ -23,25 +23,16 @@
 #include <apr_pools.h>
 #include <apr_time.h>
 
-#include "profile_store.h"
+#include "profile_report.h"
 
 #define PROFILE_METRICS_CONTENT_TYPE \
     "text/plain; version=0.0.4; charset=utf-8"
-
-/* One data file, as the metrics see it. */
-typedef struct {
-    const char *path;
-    const profile_store_t *store;   /* what is served; NULL: nothing */
-    int stale;                      /* store is an earlier good load */
-    apr_time_t loaded_at;           /* of the store; 0: not known */
-    apr_interval_time_t loaded_in;  /* 0: not known */
-} profile_metrics_file_t;
 
 /* A label value: valid UTF-8 (bytes that are not become '?'), with
  * backslash, double quote and line feed escaped as the format says. */
 const char *profile_metrics_label(const char *s, apr_pool_t *p);
 /* The metrics of files[0..n-1], module version `version`, as text. */
-const char *profile_metrics_text(const profile_metrics_file_t *files, int n,
+const char *profile_metrics_text(const profile_report_file_t *files, int n,
                                  const char *version, apr_pool_t *p);
 
 #endif

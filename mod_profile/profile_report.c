@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include <apr_file_info.h>
 #include <apr_lib.h>
 #include <apr_strings.h>
 
@@ -149,6 +150,66 @@ void profile_report_store(json_t *o, const profile_store_t *st,
     }
     profile_report_set(o, "representations", per_coding(n));
     profile_report_set(o, "bytes", per_coding(bytes));
+}
+
+json_t *profile_report_file(const profile_report_file_t *f, apr_pool_t *p)
+{
+    const profile_store_t *st = f->store;
+    json_t *o = json_object(), *loaded = json_null(), *disk = json_object();
+    apr_finfo_t fi;
+    char ebuf[120];
+    apr_status_t rv;
+
+    profile_report_set(o, "path", str(f->path, p));
+    profile_report_set(o, "state", json_string(st == NULL ? "unavailable"
+                                               : f->stale ? "stale"
+                                               : "fresh"));
+    profile_report_set(o, "message", str(st == NULL
+        ? apr_pstrcat(p, "no good data loaded: answering 503 because: ",
+                      f->error, NULL)
+        : f->stale ? apr_pstrcat(p, "serving last good data since ",
+                                 profile_report_time(f->stale_since, p),
+                                 " because: ", f->error, NULL)
+        : f->loaded_at != 0 ? apr_pstrcat(p, "serving the data loaded at ",
+                                          profile_report_time(f->loaded_at,
+                                                              p), NULL)
+        : "valid", p));
+    profile_report_set(o, "error", str(f->error, p));
+    profile_report_set(o, "staleSince", profile_report_jtime(f->stale_since,
+                                                             p));
+    profile_report_set(o, "loadedAt", profile_report_jtime(f->loaded_at, p));
+    profile_report_set(o, "loadSeconds", f->loaded_in > 0
+        ? json_real((double)f->loaded_in / APR_USEC_PER_SEC) : json_null());
+    profile_report_set(o, "keptUnchanged", json_boolean(f->kept));
+    if (st != NULL) {
+        loaded = json_object();
+        profile_report_set(loaded, "size", json_integer((json_int_t)st->size));
+        profile_report_set(loaded, "mtime", profile_report_jtime(st->mtime,
+                                                                 p));
+    }
+    profile_report_set(o, "loaded", loaded);
+    rv = apr_stat(&fi, f->path, APR_FINFO_SIZE | APR_FINFO_MTIME, p);
+    if (rv == APR_SUCCESS) {
+        profile_report_set(disk, "size", json_integer(fi.size));
+        profile_report_set(disk, "mtime", profile_report_jtime(fi.mtime, p));
+        profile_report_set(disk, "changed", json_boolean(
+            st == NULL || fi.mtime != st->mtime
+            || fi.size != (apr_off_t)st->size));
+    }
+    else {
+        profile_report_set(disk, "error",
+                           str(apr_strerror(rv, ebuf, sizeof(ebuf)), p));
+        profile_report_set(disk, "changed", json_true());
+    }
+    profile_report_set(o, "onDisk", disk);
+    profile_report_set(o, "compressed", json_boolean(st ? st->compressed
+                                                     : f->compress));
+    profile_report_set(o, "badData", json_string(f->refuse ? "refuse"
+                                                 : "keep"));
+    if (st != NULL) {
+        profile_report_store(o, st, p);
+    }
+    return o;
 }
 
 const char *profile_report_records(const json_t *f, apr_pool_t *p)

@@ -19,6 +19,20 @@
 
 #include "profile_store.h"
 
+/* A data file as the reports see it. */
+typedef struct {
+    const char *path;
+    const profile_store_t *store;   /* what is served; NULL: nothing */
+    const char *error;              /* why its last load failed; NULL */
+    int stale;                      /* store is an earlier good load */
+    int kept;                       /* the last restart kept it, unchanged */
+    int compress;                   /* coded forms wanted (no store) */
+    int refuse;                     /* a line says bad=refuse */
+    apr_time_t stale_since;         /* 0: not stale or not known */
+    apr_time_t loaded_at;           /* of the store; 0: not known */
+    apr_interval_time_t loaded_in;  /* 0: not known */
+} profile_report_file_t;
+
 /* A JSON string of s (NULL: null); bytes that are not UTF-8 become
  * '?' (a path may hold any bytes).  *text, if not NULL, gets its text. */
 json_t *profile_report_str(const char *s, const char **text, apr_pool_t *p);
@@ -36,6 +50,12 @@ json_t *profile_report_jtime(apr_time_t t, apr_pool_t *p);
  * own) and their "bytes", per coding. */
 void profile_report_store(json_t *o, const profile_store_t *st,
                           apr_pool_t *p);
+
+/* A file of the model, less its "lines": its path, state and a message
+ * saying it, the error, when and how fast it loaded, the file loaded
+ * and the file on disk now (looked at now), its options and what its
+ * store holds (profile_report_store()). */
+json_t *profile_report_file(const profile_report_file_t *f, apr_pool_t *p);
 
 /* From a file of the model: its records, "profile 1, skills 3, ..."
  * (NULL: none read); its representations and bytes per coding,

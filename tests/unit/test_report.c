@@ -188,10 +188,11 @@ static void metrics_label_escapes_and_scrubs(void **state)
 static void metrics_give_samples_only_for_what_is_known(void **state)
 {
     apr_pool_t *p = POOL(state);
-    profile_metrics_file_t f[2] = {
-        {"/d/a.json", NULL, 0, 0, 0},
-        {"/d/b.json", NULL, 1, apr_time_from_sec(1795651200),
-         APR_USEC_PER_SEC / 4},
+    profile_report_file_t f[2] = {
+        {.path = "/d/a.json"},
+        {.path = "/d/b.json", .stale = 1,
+         .loaded_at = apr_time_from_sec(1795651200),
+         .loaded_in = APR_USEC_PER_SEC / 4},
     };
     const char *t;
 
