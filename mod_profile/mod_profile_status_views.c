@@ -35,79 +35,10 @@
 /* ------------------------------------------------------------------ */
 /* server-status                                                       */
 
-static const char *h(request_rec *r, const json_t *v)
-{
-    const char *s = profile_report_text(v, r->pool);
-
-    return s ? ap_escape_html(r->pool, s) : "-";
-}
-
-static const char *field(request_rec *r, const json_t *o, const char *key)
-{
-    return h(r, json_object_get(o, key));
-}
-
-/* One row of a file's table. */
-static void row(request_rec *r, const char *name, const char *html)
-{
-    ap_rprintf(r, "<tr><th align=\"left\" valign=\"top\">%s</th>"
-               "<td>%s</td></tr>\n", name, html);
-}
-
-static void file_html(request_rec *r, const json_t *f)
-{
-    const json_t *loaded = json_object_get(f, "loaded");
-    const json_t *disk = json_object_get(f, "onDisk");
-    const json_t *lines = json_object_get(f, "lines");
-    const char *state = json_string_value(json_object_get(f, "state"));
-    const char *records = profile_report_records(f, r->pool), *used = "";
-    const char *codings = profile_report_codings(f, r->pool);
-    size_t i;
-
-    ap_rprintf(r, "<h3>%s</h3>\n", field(r, f, "path"));
-    ap_rprintf(r, strcmp(state, "fresh") == 0 ? "<p>%s</p>\n"
-               : "<p style=\"color:#a00\"><b>%s</b></p>\n",
-               field(r, f, "message"));
-    ap_rputs("<table border=\"0\">\n", r);
-    if (json_is_object(loaded)) {
-        row(r, "File loaded", apr_psprintf(r->pool, "%s bytes, modified %s",
-                                           field(r, loaded, "size"),
-                                           field(r, loaded, "mtime")));
-    }
-    row(r, "File now on disk", json_object_get(disk, "error")
-        ? field(r, disk, "error")
-        : apr_psprintf(r->pool, "%s bytes, modified %s%s",
-                       field(r, disk, "size"), field(r, disk, "mtime"),
-                       json_is_true(json_object_get(disk, "changed"))
-                       ? " (changed since loaded)" : ""));
-    row(r, "Loaded", apr_psprintf(r->pool, "%s, in %s s",
-                                  field(r, f, "loadedAt"),
-                                  field(r, f, "loadSeconds")));
-    row(r, "Languages", field(r, f, "languages"));
-    row(r, "Records", records ? ap_escape_html(r->pool, records) : "-");
-    row(r, "Representations",
-        codings ? ap_escape_html(r->pool, codings) : "-");
-    row(r, "Compressed forms", field(r, f, "compressed"));
-    row(r, "ProfileBadData", field(r, f, "badData"));
-    for (i = 0; i < json_array_size(lines); i++) {
-        const json_t *u = json_array_get(lines, i);
-
-        used = apr_pstrcat(r->pool, used, i ? "<br />" : "",
-                           ap_escape_html(r->pool,
-                                          profile_report_line(u, "; ",
-                                                              r->pool)),
-                           NULL);
-    }
-    row(r, "ProfileData lines", used);
-    ap_rputs("</table>\n", r);
-}
-
 static int status_hook(request_rec *r, int flags)
 {
     profile_mod_conf_t *mc = profile_mod_conf(NULL);
     json_t *m;
-    const json_t *data;
-    size_t i;
 
     if (!mc || !mc->server_status || profile_status_files(r->pool) == NULL) {
         return OK;              /* Off, or no ProfileData anywhere */
@@ -118,19 +49,7 @@ static int status_hook(request_rec *r, int flags)
         json_decref(m);
         return OK;
     }
-    data = json_object_get(m, "data");
-    ap_rprintf(r, "<hr />\n<h2>mod_profile %s</h2>\n",
-               field(r, m, "version"));
-    ap_rprintf(r, "<p>%s data file%s: %s fresh, %s serving last good data, "
-               "%s unavailable (configuration generation %s)</p>\n",
-               field(r, m, "files"),
-               json_integer_value(json_object_get(m, "files")) == 1
-               ? "" : "s", field(r, m, "fresh"),
-               field(r, m, "stale"), field(r, m, "unavailable"),
-               field(r, m, "generation"));
-    for (i = 0; i < json_array_size(data); i++) {
-        file_html(r, json_array_get(data, i));
-    }
+    ap_rputs(profile_report_html(m, r->pool), r);
     json_decref(m);
     return OK;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <apr_file_info.h>
+#include <apr_escape.h>
 #include <apr_lib.h>
 #include <apr_strings.h>
 
@@ -342,6 +343,81 @@ const char *profile_report_auto(const json_t *m, apr_pool_t *p)
                 json_object_get(json_array_get(data, i), k->member), p),
                 NULL);
         }
+    }
+    return s;
+}
+
+/* A member's text escaped for HTML, or "-". */
+static const char *html(const json_t *o, const char *key, apr_pool_t *p)
+{
+    const char *s = text(o, key, p);
+
+    return s ? apr_pescape_entity(p, s, 0) : "-";
+}
+
+/* One row of a file's table. */
+static const char *row(const char *name, const char *value, apr_pool_t *p)
+{
+    return apr_pstrcat(p, "<tr><th align=\"left\" valign=\"top\">", name,
+                       "</th><td>", value, "</td></tr>\n", NULL);
+}
+
+static const char *file_html(const json_t *f, apr_pool_t *p)
+{
+    const json_t *loaded = json_object_get(f, "loaded");
+    const json_t *disk = json_object_get(f, "onDisk");
+    const json_t *lines = json_object_get(f, "lines");
+    const char *records = profile_report_records(f, p), *used = "";
+    const char *codings = profile_report_codings(f, p), *s;
+    size_t i;
+
+    s = apr_pstrcat(p, "<h3>", html(f, "path", p), "</h3>\n",
+                    strcmp(text(f, "state", p), "fresh") == 0 ? "<p>"
+                    : "<p style=\"color:#a00\"><b>", html(f, "message", p),
+                    strcmp(text(f, "state", p), "fresh") == 0 ? "</p>\n"
+                    : "</b></p>\n", "<table border=\"0\">\n",
+                    json_is_object(loaded) ? row("File loaded", apr_pstrcat(
+                        p, html(loaded, "size", p), " bytes, modified ",
+                        html(loaded, "mtime", p), NULL), p) : "", NULL);
+    s = apr_pstrcat(p, s, row("File now on disk",
+        json_object_get(disk, "error") ? html(disk, "error", p)
+        : apr_pstrcat(p, html(disk, "size", p), " bytes, modified ",
+                      html(disk, "mtime", p),
+                      json_is_true(json_object_get(disk, "changed"))
+                      ? " (changed since loaded)" : "", NULL), p),
+        row("Loaded", apr_pstrcat(p, html(f, "loadedAt", p), ", in ",
+                                  html(f, "loadSeconds", p), " s", NULL), p),
+        row("Languages", html(f, "languages", p), p),
+        row("Records", records ? apr_pescape_entity(p, records, 0) : "-", p),
+        row("Representations",
+            codings ? apr_pescape_entity(p, codings, 0) : "-", p),
+        row("Compressed forms", html(f, "compressed", p), p),
+        row("ProfileBadData", html(f, "badData", p), p), NULL);
+    for (i = 0; i < json_array_size(lines); i++) {
+        used = apr_pstrcat(p, used, i ? "<br />" : "", apr_pescape_entity(
+            p, profile_report_line(json_array_get(lines, i), "; ", p), 0),
+            NULL);
+    }
+    return apr_pstrcat(p, s, row("ProfileData lines", used, p),
+                       "</table>\n", NULL);
+}
+
+const char *profile_report_html(const json_t *m, apr_pool_t *p)
+{
+    const json_t *data = json_object_get(m, "data");
+    const char *s;
+    size_t i;
+
+    s = apr_pstrcat(p, "<hr />\n<h2>mod_profile ", html(m, "version", p),
+                    "</h2>\n<p>", html(m, "files", p), " data file",
+                    json_integer_value(json_object_get(m, "files")) == 1
+                    ? "" : "s", ": ", html(m, "fresh", p), " fresh, ",
+                    html(m, "stale", p), " serving last good data, ",
+                    html(m, "unavailable", p), " unavailable (configuration "
+                    "generation ", html(m, "generation", p), ")</p>\n",
+                    NULL);
+    for (i = 0; i < json_array_size(data); i++) {
+        s = apr_pstrcat(p, s, file_html(json_array_get(data, i), p), NULL);
     }
     return s;
 }

@@ -73,6 +73,10 @@ const char *profile_report_line(const json_t *u, const char *sep,
  * characters become spaces).  These keys are an interface
  * (docs/operations.md). */
 const char *profile_report_auto(const json_t *m, apr_pool_t *p);
+/* The module's section of mod_status's HTML page for model `m`: its
+ * version, the counts, and per file a table of what the model says;
+ * every text escaped for HTML. */
+const char *profile_report_html(const json_t *m, apr_pool_t *p);
 /* A file's entry of -D DUMP_PROFILES: its path, what it holds or why it
  * is bad (one problem a line, indented), and each ProfileData line. */
 const char *profile_report_dump(const json_t *f, apr_pool_t *p);

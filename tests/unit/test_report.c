@@ -176,6 +176,33 @@ static void dump_indents_each_problem_of_a_bad_file(void **state)
     json_decref(f);
 }
 
+static void html_escapes_every_text_and_marks_what_is_not_fresh(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    json_t *m = json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:[{s:s, s:s, s:s,"
+                          " s:{s:s, s:b}, s:[o]}]}", "version", "0.3.0",
+                          "files", 1, "fresh", 0, "stale", 1,
+                          "unavailable", 0, "generation", 2, "data",
+                          "path", "/d/<a>&b.json", "state", "stale",
+                          "message", "serving last good data",
+                          "onDisk", "error", "No such file", "changed", 1,
+                          "lines", a_line());
+    const char *h = profile_report_html(m, p);
+
+    assert_has(h, "<h2>mod_profile 0.3.0</h2>\n<p>1 data file: 0 fresh, "
+                  "1 serving last good data, 0 unavailable (configuration "
+                  "generation 2)</p>\n");
+    assert_has(h, "<h3>/d/&lt;a&gt;&amp;b.json</h3>\n<p style=\"color:#a00\">"
+                  "<b>serving last good data</b></p>\n");
+    assert_has(h, "<td>No such file</td>");
+    assert_has(h, "<th align=\"left\" valign=\"top\">Records</th>"
+                  "<td>-</td>");
+    assert_has(h, "ProfileData on line 12 of /etc/a.conf, &lt;Location "
+                  "/api/v1&gt;, api.example.org:443; API base");
+    assert_false(unit_has(h, "File loaded"));
+    json_decref(m);
+}
+
 static void metrics_label_escapes_and_scrubs(void **state)
 {
     apr_pool_t *p = POOL(state);
@@ -226,6 +253,7 @@ int main(void)
         UNIT_TEST(line_says_where_options_and_what_may_change),
         UNIT_TEST(auto_lines_are_single_lines_without_nulls),
         UNIT_TEST(dump_indents_each_problem_of_a_bad_file),
+        UNIT_TEST(html_escapes_every_text_and_marks_what_is_not_fresh),
         UNIT_TEST(metrics_label_escapes_and_scrubs),
         UNIT_TEST(metrics_give_samples_only_for_what_is_known),
     };
