@@ -370,10 +370,20 @@ def build_floor_module(work):
     return so
 
 
+def floor_url(i, a_url):
+    """D's URL for scenario i: A's URL with its first four characters
+    ("/api") replaced by "/sNN", so that D's request line is as long as
+    A's and has as many segments (httpd reads, scores, normalizes and
+    logs it at a cost that grows with its length), and each scenario has
+    a path of its own."""
+    return "/s%02d" % i + a_url[4:]
+
+
 def configure_floor(work, a, scs, floor_so):
     """D's configuration, after configure_static_and_ceiling() (which
-    recorded A's answers and bodies): at C's URL, A's status, bytes and
-    every header field of A's answer (Expires as A sent it then)."""
+    recorded A's answers and bodies): at a URL as long as A's
+    (floor_url()), A's status, bytes and every header field of A's answer
+    (Expires as A sent it then)."""
     body = ["LoadModule bench_floor_module %s\n" % floor_so]
     for i, sc in enumerate(scs):
         r = fetch(a.port, sc)
@@ -383,10 +393,10 @@ def configure_floor(work, a, scs, floor_so):
                 if name.lower() not in HTTPD_OWN:
                     f.write("%s: %s\n" % (name, value))
         body_file = os.path.join(work, "s%02d.body" % i)
+        sc.url["D"] = floor_url(i, sc.url["A"])
         body.append('BenchFloor "%s" %d "%s"%s\n' % (
-            sc.url["C"], sc.expect_status, hdr_file,
+            sc.url["D"].split("?")[0], sc.expect_status, hdr_file,
             ' "%s"' % body_file if sc.expect_status == 200 else ""))
-        sc.url["D"] = sc.url["C"]
     return "".join(body)
 
 

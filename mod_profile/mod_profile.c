@@ -27,6 +27,7 @@
 
 #include "mod_profile.h"
 #include "profile_api.h"
+#include "profile_args.h"
 
 /* core_dir_config.expr_handler (SetHandler) came with 2.4.19. */
 #if !AP_MODULE_MAGIC_AT_LEAST(20120211, 53)
@@ -51,10 +52,12 @@ static int apply_header(void *rv, const char *key, const char *val)
 /* What the answer was, for the access log (docs/operations.md, "The
  * access log"): the language and coding served, the route, and whether
  * the data is the last good load of a file that failed to load since;
- * as notes (%{profile-lang}n) and as variables of the request's
- * environment (%{profile-lang}e, mod_lua, mod_rewrite), always. */
+ * as notes (%{profile-lang}n, note('profile-lang')) always, and as
+ * variables of the request's environment (%{profile-lang}e, env=,
+ * mod_lua) where ProfileLogVariables On says so: each variable costs a
+ * scan of subprocess_env, which mod_setenvif and mod_env fill. */
 static void note_answer(request_rec *r, const profile_response_t *resp,
-                        const profile_data_t *data)
+                        const profile_data_t *data, int variables)
 {
     static const char *const names[] = {
         "profile-lang", "profile-route", "profile-coding", "profile-stale"
@@ -73,7 +76,9 @@ static void note_answer(request_rec *r, const profile_response_t *resp,
              * once per request: added, not looked for first.  SetEnv
              * or mod_rewrite may have set a variable before. */
             apr_table_addn(r->notes, names[i], vals[i]);
-            apr_table_setn(r->subprocess_env, names[i], vals[i]);
+            if (variables) {
+                apr_table_setn(r->subprocess_env, names[i], vals[i]);
+            }
         }
     }
 }
@@ -93,13 +98,14 @@ static void remove_byterange(request_rec *r)
 }
 
 static int send_answer(request_rec *r, const profile_response_t *resp,
-                       const profile_data_t *data)
+                       const profile_dir_conf_t *conf)
 {
+    const profile_data_t *data = conf->use ? conf->use->data : NULL;
     apr_bucket_alloc_t *ba = r->connection->bucket_alloc;
     apr_bucket_brigade *bb = apr_brigade_create(r->pool, ba);
     const char *from = resp->body;
 
-    note_answer(r, resp, data);
+    note_answer(r, resp, data, profile_conf_log_variables(conf));
     if (resp->headers != r->headers_out) {
         apr_table_do(apply_header, r, resp->headers, NULL);
     }
@@ -216,7 +222,7 @@ static int unconfigured(request_rec *r, const profile_dir_conf_t *conf,
     req->path = "";
     profile_api_answer(&resp, site, req, r->pool);
     profile_api_error(&resp, site, req, HTTP_INTERNAL_SERVER_ERROR, r->pool);
-    return send_answer(r, &resp, data);
+    return send_answer(r, &resp, conf);
 }
 
 static int profile_handler(request_rec *r)
@@ -267,12 +273,12 @@ static int profile_handler(request_rec *r)
     req.date = ap_recent_rfc822_date;
 
     base = profile_conf_base(conf);
-    req.path = base != NULL ? profile_below(r->uri, base) : NULL;
+    req.path = base != NULL ? profile_args_below(r->uri, base) : NULL;
     if (data != NULL && site.store == NULL && req.path != NULL) {
         /* Its file has no good load yet (bad=keep). */
         profile_api_unavailable(&resp, &site, &req, PROFILE_RETRY_AFTER,
                                 r->pool);
-        return send_answer(r, &resp, data);
+        return send_answer(r, &resp, conf);
     }
     if (site.store == NULL || base == NULL) {
         return unconfigured(r, conf, &site, &req);
@@ -290,7 +296,7 @@ static int profile_handler(request_rec *r)
                       resp.etag ? ", ETag " : "",
                       resp.etag ? resp.etag : "");
     }
-    return send_answer(r, &resp, data);
+    return send_answer(r, &resp, conf);
 }
 
 /* URLs served by this handler name no file: like mod_proxy, the module
@@ -317,7 +323,7 @@ static int profile_translate_name(request_rec *r)
     /* The sections were merged for the URL as it came; mod_rewrite
      * ([PT]) or another translate_name hook may have moved it since. */
     base = profile_conf_base(conf);
-    if (base == NULL || profile_below(r->uri, base) == NULL) {
+    if (base == NULL || profile_args_below(r->uri, base) == NULL) {
         return DECLINED;
     }
     core = ap_get_core_module_config(r->per_dir_config);

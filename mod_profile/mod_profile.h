@@ -10,15 +10,14 @@
  *   mod_profile_settings.c  the one place each directive's default is
  *                         resolved; where each setting is written
  *   mod_profile_holder.c  the one record per data file kept across
- *                         restarts; which build runs; whether a file
- *                         still holds the bytes its store was loaded from
+ *                         restarts; which build runs
  *   mod_profile_reload.c  validating and loading data files; what a
  *                         restart logs
  *   mod_profile_status.c  the status model: what is served, since when,
  *                         how it loaded, where each file is used
  *   mod_profile_status_views.c  server-status, the profile-status and
  *                         profile-metrics handlers, -D DUMP_PROFILES
- *   mod_profile_metrics.c the metrics text (Prometheus)
+ *   mod_profile_metrics.c the metrics of the data files (Prometheus)
  *
  * Glue only: everything that can be decided without httpd lives in the
  * pure core (profile_*.c).
@@ -34,6 +33,7 @@
 #include <jansson.h>
 
 #include "profile_api.h"
+#include "profile_report.h"
 #include "profile_store.h"
 
 #define PROFILE_HANDLER "profile"
@@ -73,6 +73,7 @@ typedef struct {
     int origins_set;
     int max_age;                    /* -1: unset */
     const char *cache_control;      /* Cache-Control for max_age */
+    int log_variables;              /* ProfileLogVariables; -1: unset */
 } profile_dir_conf_t;
 
 /* Per server: the defaults of the ProfileData options (httpd's
@@ -133,6 +134,7 @@ profile_mod_conf_t *profile_mod_conf(apr_pool_t *pconf);
  * md_config_get*): the only place the defaults are known. */
 int profile_conf_max_age(const profile_dir_conf_t *conf);
 const char *profile_conf_cache_control(const profile_dir_conf_t *conf);
+int profile_conf_log_variables(const profile_dir_conf_t *conf);
 /* The URL path of the API base of a section, or NULL. */
 const char *profile_conf_base(const profile_dir_conf_t *conf);
 /* A line's options, said on it or by its server's default; *at (if not
@@ -145,10 +147,6 @@ int profile_conf_compress(const profile_use_t *u, const char **at,
 /* Once the whole configuration is read (per-server merges done): each
  * file's load-time choices from its lines (CONTRACT §1). */
 void profile_conf_files(apr_pool_t *ptemp);
-/* The rest of `uri` below `base` ("" or "/..."), or NULL. */
-const char *profile_below(const char *uri, const char *base);
-/* A copy of URL path `path` without trailing slashes ("/" gives ""). */
-const char *profile_base_of(const char *path, apr_pool_t *p);
 /* The sections directive `d` stands in, as written (NULL: none), and
  * the path of the plain <Location> it stands in (else NULL). */
 const char *profile_section_of(const ap_directive_t *d, apr_pool_t *p);
@@ -200,12 +198,6 @@ typedef struct {
  * build replaced by one of this build that keeps what that one kept. */
 profile_holder_t *profile_holder(server_rec *s, const char *path,
                                  const char *build, int make);
-/* Keeps in h->kept a copy, in pool p, of the bytes of the file at `path`
- * that `st` was loaded from (read again and compared by size and MD5);
- * NULL, or why none is kept. */
-const char *profile_holder_keep_bytes(profile_holder_t *h,
-                                      const profile_store_t *st,
-                                      const char *path, apr_pool_t *p);
 /* Frees the holders no section of generation `gen` names. */
 void profile_holders_prune(server_rec *s, int gen);
 
@@ -219,23 +211,9 @@ int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *plog,
 /* Which build of this module runs (its .so's path, device, inode, size
  * and times), into out[len]; "" where that cannot be known. */
 void profile_module_build(char *out, apr_size_t len, apr_pool_t *ptemp);
-/* Non-zero when loading the file at `path` again, as `opts` say, with
- * this build `build`, would give `st`, which build `st_build` loaded:
- * the file holds the same bytes (size and MD5) and the options that
- * shape a store match.  Sets *mtime to the file's modification time. */
-int profile_file_unchanged(const profile_store_t *st, const char *st_build,
-                           const char *path, const char *build,
-                           const profile_load_opts_t *opts,
-                           apr_time_t *mtime, apr_pool_t *ptemp);
 
 /* mod_profile_status.c: the status model */
 #define PROFILE_STATUS_HANDLER "profile-status"
-/* A JSON string of s (NULL: null); bytes that are not UTF-8 become
- * '?' (a path may hold any bytes).  *text, if not NULL, gets its text. */
-json_t *profile_jstr(const char *s, const char **text, apr_pool_t *p);
-/* `v`, a scalar or an array of scalars (joined by spaces), as text
- * (NULL: none). */
-const char *profile_json_text(const json_t *v, apr_pool_t *p);
 /* A server as name:port (the main server: its name). */
 const char *profile_server_name(const server_rec *s, apr_pool_t *p);
 /* The running configuration's data files, sorted by path (NULL: none). */
@@ -248,6 +226,12 @@ json_t *profile_status_file(const profile_data_t *d,
                             const profile_holder_t *h,
                             const profile_store_t *st, const char *err,
                             apr_pool_t *p);
+/* What the reports say of data file d (h: its holder, or NULL), which
+ * holds `st` (NULL: nothing) because of `err`. */
+void profile_status_report_file(profile_report_file_t *f,
+                                const profile_data_t *d,
+                                const profile_holder_t *h,
+                                const profile_store_t *st, const char *err);
 /* The data files of `files` (path -> profile_data_t), sorted by path. */
 apr_array_header_t *profile_status_sorted(apr_hash_t *files, apr_pool_t *p);
 
@@ -256,8 +240,6 @@ void profile_status_views_register_hooks(apr_pool_t *p);
 
 /* mod_profile_metrics.c */
 #define PROFILE_METRICS_HANDLER "profile-metrics"
-#define PROFILE_METRICS_CONTENT_TYPE \
-    "text/plain; version=0.0.4; charset=utf-8"
 /* The metrics of the running configuration's data files, as text. */
 const char *profile_metrics_body(server_rec *s, apr_pool_t *p);
 

@@ -13,15 +13,12 @@
 #include "http_config.h"
 #include "http_core.h"
 
-#include <apr_lib.h>
 #include <apr_strings.h>
 
 #include "mod_profile.h"
+#include "profile_args.h"
 
 #define DEFAULT_MAX_DATA_SIZE (64 * 1024 * 1024)
-/* Far beyond any profile, and within what every length in the core
- * (and zlib's and APR's SHA-1's) can hold. */
-#define MAX_DATA_SIZE_CAP (APR_INT64_C(1) << 30)
 
 /* The module's configuration of the generation being read or served:
  * made in its pool, forgotten when that pool is cleared (as mod_md's
@@ -56,7 +53,7 @@ void *profile_create_dir_conf(apr_pool_t *p, char *dir)
     profile_dir_conf_t *conf = apr_pcalloc(p, sizeof(*conf));
 
     (void)dir;
-    conf->max_age = -1;
+    conf->max_age = conf->log_variables = -1;
     return conf;
 }
 
@@ -77,6 +74,8 @@ void *profile_merge_dir_conf(apr_pool_t *p, void *basev, void *addv)
     conf->max_age = add->max_age != -1 ? add->max_age : base->max_age;
     conf->cache_control = add->max_age != -1 ? add->cache_control
                                              : base->cache_control;
+    conf->log_variables = add->log_variables != -1 ? add->log_variables
+                                                   : base->log_variables;
     return conf;
 }
 
@@ -105,16 +104,6 @@ void *profile_merge_srv_conf(apr_pool_t *p, void *basev, void *addv)
     return sc;
 }
 
-/* Below the base means the base itself or base + "/..." (§2). */
-const char *profile_below(const char *uri, const char *base)
-{
-    apr_size_t n = strlen(base);
-
-    return strncmp(uri, base, n) == 0 && (uri[n] == '/' || uri[n] == '\0')
-           ? uri + n : NULL;
-}
-
-
 /* ProfileData PATH [bad=keep|refuse] [compress=on|off] */
 static const char *set_data(cmd_parms *cmd, void *dconf, int argc,
                             char *const argv[])
@@ -136,24 +125,19 @@ static const char *set_data(cmd_parms *cmd, void *dconf, int argc,
     use = apr_pcalloc(cmd->pool, sizeof(*use));
     use->refuse = use->compress = -1;
     for (i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int *opt = strncasecmp(a, "bad=", 4) == 0 ? &use->refuse
-                   : strncasecmp(a, "compress=", 9) == 0 ? &use->compress
-                   : NULL;
-        const char *v = opt ? strchr(a, '=') + 1 : "";
+        int rv = profile_args_data_option(&use->refuse, &use->compress,
+                                          argv[i]);
 
-        if (opt == NULL || *opt != -1) {
+        if (rv == -1) {
             return apr_psprintf(cmd->pool, "ProfileData: '%s': expected "
                                 "ProfileData PATH [bad=keep|refuse] "
-                                "[compress=on|off], each option once", a);
+                                "[compress=on|off], each option once",
+                                argv[i]);
         }
-        *opt = opt == &use->refuse
-               ? (!strcasecmp(v, "refuse") ? 1 : !strcasecmp(v, "keep") ? 0 : -2)
-               : (!strcasecmp(v, "on") ? 1 : !strcasecmp(v, "off") ? 0 : -2);
-        if (*opt == -2) {
+        if (rv == -2) {
             return apr_psprintf(cmd->pool, "ProfileData: '%s': expected "
                                 "bad=keep, bad=refuse, compress=on or "
-                                "compress=off", a);
+                                "compress=off", argv[i]);
         }
     }
     d = apr_hash_get(mc->files, path, APR_HASH_KEY_STRING);
@@ -183,31 +167,8 @@ static const char *set_base_path(cmd_parms *cmd, void *dconf,
     if (arg[0] != '/') {
         return "ProfileBasePath: the base path must start with '/'";
     }
-    conf->base_path = profile_base_of(arg, cmd->pool);
+    conf->base_path = profile_args_base(arg, cmd->pool);
     return NULL;
-}
-
-/* An origin is scheme "://" host [":" port], nothing more. */
-static int origin_valid(const char *s)
-{
-    const char *p = s;
-
-    if (!apr_isalpha(*p)) {
-        return 0;
-    }
-    while (apr_isalnum(*p) || *p == '+' || *p == '-' || *p == '.') {
-        p++;
-    }
-    if (strncmp(p, "://", 3) != 0 || p[3] == '\0') {
-        return 0;
-    }
-    for (p += 3; *p; p++) {
-        if (*p == '/' || *p == '?' || *p == '#' || *p == '*'
-            || apr_isspace(*p) || apr_iscntrl(*p)) {
-            return 0;
-        }
-    }
-    return 1;
 }
 
 /* One origin of ProfileCORSOrigins (called for each argument, so any
@@ -227,7 +188,7 @@ static const char *set_origin(cmd_parms *cmd, void *dconf, const char *arg)
         conf->origins = NULL;
         return NULL;
     }
-    if (!origin_valid(arg)) {
+    if (!profile_args_origin(arg)) {
         return apr_psprintf(cmd->pool, "ProfileCORSOrigins: '%s' is not "
                             "an origin (scheme://host[:port], no path; "
                             "'*' stands alone)", arg);
@@ -242,22 +203,21 @@ static const char *set_origin(cmd_parms *cmd, void *dconf, const char *arg)
 static const char *set_max_age(cmd_parms *cmd, void *dconf, const char *arg)
 {
     profile_dir_conf_t *conf = dconf;
-    char *end;
-    apr_int64_t v;
 
-    (void)cmd;
-    if (!apr_isdigit(arg[0])) {
-        return "ProfileMaxAge: expected a number of seconds (0 or more)";
-    }
-    v = apr_strtoi64(arg, &end, 10);
-    if (*end != '\0' || v < 0 || v > 2147483647) {
+    if (profile_args_seconds(&conf->max_age, arg) != 0) {
         return "ProfileMaxAge: expected a number of seconds (0 to "
                "2147483647)";
     }
-    conf->max_age = (int)v;
     conf->cache_control = apr_psprintf(cmd->pool, "public, max-age=%d",
                                        conf->max_age);
     profile_setting_record(cmd, conf, arg);
+    return NULL;
+}
+
+static const char *set_log_variables(cmd_parms *cmd, void *dconf, int on)
+{
+    (void)cmd;
+    ((profile_dir_conf_t *)dconf)->log_variables = on;
     return NULL;
 }
 
@@ -291,32 +251,22 @@ static const char *set_default(cmd_parms *cmd, void *dconf, const char *arg)
     return NULL;
 }
 
-/* A size in bytes, with an optional K, M or G (binary multiples). */
 static const char *set_max_data_size(cmd_parms *cmd, void *dconf,
                                      const char *arg)
 {
     const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
-    apr_int64_t v, unit = 1;
-    char *end;
+    apr_off_t v;
 
     (void)dconf;
     if (err != NULL) {
         return err;
     }
-    v = apr_isdigit(arg[0]) ? apr_strtoi64(arg, &end, 10) : -1;
-    if (v > 0 && *end != '\0' && end[1] == '\0') {
-        switch (apr_toupper(*end)) {
-        case 'K': unit = 1024; end++; break;
-        case 'M': unit = 1024 * 1024; end++; break;
-        case 'G': unit = 1024 * 1024 * 1024; end++; break;
-        }
-    }
-    if (v <= 0 || *end != '\0' || v > MAX_DATA_SIZE_CAP / unit) {
+    if (profile_args_size(&v, arg) != 0) {
         return "ProfileMaxDataSize: expected a size in bytes greater than "
                "0 and at most 1G, optionally followed by K, M or G "
                "(e.g. 64M)";
     }
-    profile_mod_conf(cmd->pool)->max_data_size = (apr_off_t)(v * unit);
+    profile_mod_conf(cmd->pool)->max_data_size = v;
     return NULL;
 }
 
@@ -341,6 +291,10 @@ const command_rec profile_cmds[] = {
                     "one line or several)"),
     AP_INIT_TAKE1("ProfileMaxAge", set_max_age, NULL, RSRC_CONF | ACCESS_CONF,
                   "seconds for Cache-Control max-age (default 300)"),
+    AP_INIT_FLAG("ProfileLogVariables", set_log_variables, NULL,
+                 RSRC_CONF | ACCESS_CONF,
+                 "On: the access-log values are also environment variables "
+                 "of the request; Off (default): request notes only"),
     AP_INIT_TAKE1("ProfileCompression", set_default, NULL,
                   RSRC_CONF | ACCESS_CONF,
                   "On (default) or Off: the default of ProfileData's "

@@ -40,7 +40,6 @@
 #include "http_config.h"
 
 #include <apr_file_io.h>
-#include <apr_md5.h>
 #include <apr_strings.h>
 
 #include "mod_profile.h"
@@ -178,46 +177,6 @@ profile_holder_t *profile_holder(server_rec *s, const char *path,
     return h;
 }
 
-const char *profile_holder_keep_bytes(profile_holder_t *h,
-                                      const profile_store_t *st,
-                                      const char *path, apr_pool_t *p)
-{
-    unsigned char md5[APR_MD5_DIGESTSIZE];
-    apr_file_t *f = NULL;
-    apr_finfo_t fi;
-    apr_size_t got = 0;
-    char *buf;
-    const char *why = NULL;
-
-    h->kept.bytes = NULL;
-    h->kept.len = 0;
-    /* As the loader opens it (a regular file, never blocking): it may
-     * have been replaced since it was loaded. */
-    if (profile_data_open(&f, &fi, &why, path, p) != APR_SUCCESS) {
-        why = apr_pstrcat(p, "the file could not be read again: ", why,
-                          NULL);
-        goto leave;
-    }
-    buf = apr_palloc(p, st->size + 1);
-    if (fi.size != (apr_off_t)st->size
-        || (apr_file_read_full(f, buf, st->size, &got) != APR_SUCCESS
-            && st->size != 0)
-        || got != st->size
-        || (apr_md5(md5, buf, got), memcmp(md5, st->md5, sizeof(md5)))) {
-        why = "the file changed while it was loaded";
-        goto leave;
-    }
-    buf[got] = '\0';
-    h->kept.bytes = buf;
-    h->kept.len = got;
-
-leave:
-    if (f != NULL) {
-        apr_file_close(f);
-    }
-    return why;
-}
-
 void profile_holders_prune(server_rec *s, int gen)
 {
     apr_hash_t *reg = holders(s);
@@ -231,9 +190,6 @@ void profile_holders_prune(server_rec *s, int gen)
         }
     }
 }
-
-/* How much of a data file is read at a time to compare it. */
-#define COMPARE_CHUNK (128 * 1024)
 
 /* Which build of this module runs: the device, inode, size and time of
  * its .so ("" where that cannot be known).  httpd loads the .so afresh at
@@ -260,42 +216,4 @@ void profile_module_build(char *out, apr_size_t len, apr_pool_t *ptemp)
 #endif
     (void)ptemp;
     out[0] = '\0';
-}
-
-int profile_file_unchanged(const profile_store_t *st, const char *st_build,
-                           const char *path, const char *build,
-                           const profile_load_opts_t *opts,
-                           apr_time_t *mtime, apr_pool_t *ptemp)
-{
-    unsigned char md5[APR_MD5_DIGESTSIZE];
-    apr_md5_ctx_t ctx;
-    apr_file_t *f;
-    apr_finfo_t fi;
-    apr_status_t rv;
-    apr_size_t n;
-    const char *why;
-    char *buf;
-    int same = 0;
-
-    if (build[0] == '\0' || strcmp(build, st_build) != 0
-        || st->compressed != opts->compress
-        || (opts->max_size > 0 && (apr_off_t)st->size > opts->max_size)
-        || profile_data_open(&f, &fi, &why, path, ptemp) != APR_SUCCESS) {
-        return 0;                   /* (the load says why) */
-    }
-    if (fi.size == (apr_off_t)st->size) {
-        buf = apr_palloc(ptemp, COMPARE_CHUNK);
-        apr_md5_init(&ctx);
-        do {
-            n = COMPARE_CHUNK;
-            rv = apr_file_read(f, buf, &n);
-            apr_md5_update(&ctx, buf, n);
-        } while (rv == APR_SUCCESS);
-        apr_md5_final(md5, &ctx);
-        /* (Bytes appended meanwhile change the MD5 too.) */
-        same = rv == APR_EOF && memcmp(md5, st->md5, sizeof(md5)) == 0;
-        *mtime = fi.mtime;
-    }
-    apr_file_close(f);
-    return same;
 }

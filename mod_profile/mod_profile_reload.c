@@ -17,7 +17,7 @@
  *
  * A restart that finds a file holding the very bytes of its last good
  * load keeps that load (PROFILE0006 "unchanged, kept"; logrotate restarts
- * the server every day); mod_profile_holder.c compares the bytes.
+ * the server every day); profile_same.c compares the bytes.
  */
 #include <string.h>
 /* Gives the memory the parser freed back: children fork without it. */
@@ -37,6 +37,8 @@
 #include <apr_strings.h>
 
 #include "mod_profile.h"
+#include "profile_args.h"
+#include "profile_same.h"
 #include "profile_validate.h"
 
 APLOG_USE_MODULE(profile);
@@ -156,7 +158,7 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
     /* (profile_holder() gave a holder of this build: h->store is this
      * build's or NULL.) */
     if (h->store != NULL
-        && profile_file_unchanged(h->store, h->kept.build, d->path, build,
+        && profile_same_file(h->store, h->kept.build, d->path, build,
                                   &opts, &mtime, ptemp)) {
         /* Last-Modified stays the file's modification time (CONTRACT
          * §5), which a touch moves; the bytes and ETags do not change.
@@ -181,7 +183,8 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
              == APR_SUCCESS) {
         /* The bytes too, in the store's pool: what another build loads
          * should this file be bad after an upgrade. */
-        why = profile_holder_keep_bytes(h, store, d->path, np);
+        why = profile_same_copy(&h->kept.bytes, &h->kept.len, store, d->path,
+                              np);
         if (h->store_pool != NULL) {
             apr_pool_destroy(h->store_pool);
         }
@@ -247,8 +250,7 @@ static int stopping(apr_pool_t *ptemp)
 {
     apr_file_t *f;
     char buf[4096];
-    apr_size_t n = sizeof(buf) - 1, i;
-    const char *prev = "";
+    apr_size_t n = sizeof(buf) - 1;
 
     if (apr_file_open(&f, "/proc/self/cmdline", APR_FOPEN_READ,
                       APR_OS_DEFAULT, ptemp) != APR_SUCCESS) {
@@ -259,18 +261,7 @@ static int stopping(apr_pool_t *ptemp)
     }
     apr_file_close(f);
     buf[n] = '\0';
-    for (i = 0; i < n; i += strlen(buf + i) + 1) {
-        const char *a = buf + i;
-        const char *k = strcmp(prev, "-k") == 0 ? a
-                        : strncmp(a, "-k", 2) == 0 && a[2] ? a + 2 : NULL;
-
-        if (k != NULL && (strcmp(k, "stop") == 0
-                          || strcmp(k, "graceful-stop") == 0)) {
-            return 1;
-        }
-        prev = a;
-    }
-    return 0;
+    return profile_args_stop(buf, n);
 }
 
 int profile_reload_check_config(apr_pool_t *pconf, apr_pool_t *plog,

@@ -18,6 +18,7 @@
 #include <apr_strings.h>
 
 #include "mod_profile.h"
+#include "profile_args.h"
 
 int profile_conf_max_age(const profile_dir_conf_t *conf)
 {
@@ -28,6 +29,11 @@ const char *profile_conf_cache_control(const profile_dir_conf_t *conf)
 {
     return conf->max_age >= 0 ? conf->cache_control
            : "public, max-age=" APR_STRINGIFY(PROFILE_DEFAULT_MAX_AGE);
+}
+
+int profile_conf_log_variables(const profile_dir_conf_t *conf)
+{
+    return conf->log_variables == 1;
 }
 
 const char *profile_conf_base(const profile_dir_conf_t *conf)
@@ -95,17 +101,6 @@ void profile_conf_files(apr_pool_t *ptemp)
     }
 }
 
-/* A copy of URL path `path` without trailing slashes ("/" gives ""). */
-const char *profile_base_of(const char *path, apr_pool_t *p)
-{
-    apr_size_t n = strlen(path);
-
-    while (n > 0 && path[n - 1] == '/') {
-        n--;
-    }
-    return apr_pstrmemdup(p, path, n);
-}
-
 /* The sections directive `d` stands in, as written ("<Location /a>
  * <If ...>"; NULL: none), leaving out <VirtualHost> (the server says
  * it). */
@@ -138,7 +133,7 @@ const char *profile_location_of(const ap_directive_t *d, apr_pool_t *p)
     }
     args = apr_pstrndup(p, d->args, strcspn(d->args, ">"));
     path = ap_getword_conf(p, &args);
-    return path[0] == '/' && !apr_fnmatch_test(path) ? profile_base_of(path, p)
+    return path[0] == '/' && !apr_fnmatch_test(path) ? profile_args_base(path, p)
            : NULL;
 }
 

@@ -5,9 +5,10 @@
  * when asked, of the data files of the running configuration (what was
  * loaded, when, how long it took, whether the last good data is being
  * served instead of a bad file, and each ProfileData line naming it with
- * its options and what its section configures).  mod_profile_status_views.c shows it.  It reads
- * what loading left (profile_data_t, the file's holder) and changes
- * nothing that is served.
+ * its options and what its section configures).
+ * mod_profile_status_views.c shows it, with the text of profile_report.c.
+ * It reads what loading left (profile_data_t, the file's holder) and
+ * changes nothing that is served.
  */
 #include <string.h>
 
@@ -20,88 +21,13 @@
 #include <jansson.h>
 
 #include "mod_profile.h"
-#include "profile_schema.h"
+#include "profile_report.h"
 
-/* ------------------------------------------------------------------ */
-/* The model                                                           */
-
-json_t *profile_jstr(const char *s, const char **text, apr_pool_t *p)
-{
-    json_t *v;
-    char *c, *q;
-
-    if (s == NULL || (v = json_string(s)) != NULL) {
-        if (text != NULL) {
-            *text = s;
-        }
-        return s == NULL ? json_null() : v;
-    }
-    c = apr_pstrdup(p, s);
-    for (q = c; *q; q++) {
-        if ((unsigned char)*q >= 0x80) {
-            *q = '?';
-        }
-    }
-    if (text != NULL) {
-        *text = c;
-    }
-    return json_string(c);
-}
-
-#define jstr(s, p) profile_jstr((s), NULL, (p))
-
-/* Prints `v`, a scalar or an array of scalars, as text (NULL: none). */
-const char *profile_json_text(const json_t *v, apr_pool_t *p)
-{
-    const char *s = "";
-    size_t i;
-
-    if (v == NULL) {
-        return NULL;            /* a member the file's state lacks */
-    }
-    switch (json_typeof(v)) {
-    case JSON_STRING:
-        return json_string_value(v);
-    case JSON_INTEGER:
-        return apr_psprintf(p, "%" APR_INT64_T_FMT,
-                            (apr_int64_t)json_integer_value(v));
-    case JSON_REAL:
-        return apr_psprintf(p, "%.6f", json_real_value(v));
-    case JSON_TRUE:
-        return "on";
-    case JSON_FALSE:
-        return "off";
-    case JSON_ARRAY:
-        for (i = 0; i < json_array_size(v); i++) {
-            s = apr_pstrcat(p, s, i ? " " : "",
-                            profile_json_text(json_array_get(v, i), p), NULL);
-        }
-        return s;
-    default:
-        return NULL;
-    }
-}
-
-/* RFC 3339, UTC. */
-static const char *rfc3339(apr_time_t t, apr_pool_t *p)
-{
-    apr_time_exp_t x;
-
-    apr_time_exp_gmt(&x, t);
-    return apr_psprintf(p, "%04d-%02d-%02dT%02d:%02d:%02dZ",
-                        x.tm_year + 1900, x.tm_mon + 1, x.tm_mday,
-                        x.tm_hour, x.tm_min, x.tm_sec);
-}
-
-/* The same as JSON; 0: null. */
-static json_t *jtime(apr_time_t t, apr_pool_t *p)
-{
-    return t == 0 ? json_null() : json_string(rfc3339(t, p));
-}
+#define jstr(s, p) profile_report_str((s), NULL, (p))
 
 static void set(json_t *o, const char *key, json_t *v)
 {
-    json_object_set_new(o, key, v ? v : json_null());
+    profile_report_set(o, key, v);
 }
 
 const char *profile_server_name(const server_rec *s, apr_pool_t *p)
@@ -170,65 +96,24 @@ static json_t *use_json(const profile_use_t *u, apr_pool_t *p)
     return o;
 }
 
-/* Adds body `b` to the count and bytes of each coding it is kept in. */
-static void count_body(json_int_t n[PROFILE_ENC_COUNT],
-                       json_int_t bytes[PROFILE_ENC_COUNT],
-                       const profile_body_t *b)
+void profile_status_report_file(profile_report_file_t *f,
+                                const profile_data_t *d,
+                                const profile_holder_t *h,
+                                const profile_store_t *st, const char *err)
 {
-    int enc;
-
-    n[PROFILE_ENC_IDENTITY]++;
-    bytes[PROFILE_ENC_IDENTITY] += (json_int_t)b->len;
-    for (enc = PROFILE_ENC_GZIP; enc < PROFILE_ENC_COUNT; enc++) {
-        if (b->coded[enc].data != NULL) {
-            n[enc]++;
-            bytes[enc] += (json_int_t)b->coded[enc].len;
-        }
+    memset(f, 0, sizeof(*f));
+    f->path = d->path;
+    f->store = st;
+    f->error = err;
+    f->stale = d->stale;
+    f->kept = d->kept;
+    f->compress = d->compress;
+    f->refuse = d->refuse_at != NULL;
+    if (h != NULL) {
+        f->stale_since = h->kept.stale_since;
+        f->loaded_at = h->kept.loaded_at;
+        f->loaded_in = h->kept.loaded_in;
     }
-}
-
-static json_t *per_coding(const json_int_t v[PROFILE_ENC_COUNT])
-{
-    json_t *o = json_object();
-    int enc;
-
-    for (enc = 0; enc < PROFILE_ENC_COUNT; enc++) {
-        set(o, profile_enc_names[enc], json_integer(v[enc]));
-    }
-    return o;
-}
-
-/* What a store holds: its languages and records and, rendered, its
- * representations (every body with an ETag of its own: profile,
- * contact, each collection and each of its elements, per language)
- * and their bytes, per coding. */
-static void store_json(json_t *o, const profile_store_t *st, apr_pool_t *p)
-{
-    json_t *langs = json_array(), *recs = json_object();
-    json_int_t n[PROFILE_ENC_COUNT] = {0}, bytes[PROFILE_ENC_COUNT] = {0};
-    int l, k, i;
-
-    for (l = 0; l < st->nlangs; l++) {
-        json_array_append_new(langs, jstr(st->langs[l], p));
-    }
-    for (k = 0; k < PROFILE_COLL_COUNT; k++) {
-        set(recs, profile_schema_colls[k].key,
-            json_integer(st->coll[k].nitems));
-    }
-    set(o, "languages", langs);
-    set(o, "records", recs);
-    for (l = 0; l < st->nlangs; l++) {
-        count_body(n, bytes, &st->profile[l]);
-        count_body(n, bytes, &st->contact[l]);
-        for (k = 0; k < PROFILE_COLL_COUNT; k++) {
-            count_body(n, bytes, &st->coll[k].all[l]);
-            for (i = 0; i < st->coll[k].nitems; i++) {
-                count_body(n, bytes, &st->coll[k].items[i].body[l]);
-            }
-        }
-    }
-    set(o, "representations", per_coding(n));
-    set(o, "bytes", per_coding(bytes));
 }
 
 json_t *profile_status_file(const profile_data_t *d,
@@ -236,58 +121,12 @@ json_t *profile_status_file(const profile_data_t *d,
                             const profile_store_t *st, const char *err,
                             apr_pool_t *p)
 {
-    json_t *o = json_object(), *loaded = json_null(), *disk, *lines;
-    const char *state = st == NULL ? "unavailable"
-                        : d->stale ? "stale" : "fresh";
-    apr_time_t since = h ? h->kept.stale_since : 0;
-    apr_time_t at = h ? h->kept.loaded_at : 0;
-    apr_finfo_t fi;
-    char ebuf[120];
-    apr_status_t rv;
+    profile_report_file_t f;
+    json_t *o, *lines = json_array();
     int i;
 
-    set(o, "path", jstr(d->path, p));
-    set(o, "state", json_string(state));
-    set(o, "message", jstr(st == NULL
-        ? apr_pstrcat(p, "no good data loaded: answering 503 because: ",
-                      err, NULL)
-        : d->stale ? apr_pstrcat(p, "serving last good data since ",
-                                 rfc3339(since, p), " because: ", err, NULL)
-        : at != 0 ? apr_pstrcat(p, "serving the data loaded at ",
-                                rfc3339(at, p), NULL)
-        : "valid", p));
-    set(o, "error", jstr(err, p));
-    set(o, "staleSince", jtime(since, p));
-    set(o, "loadedAt", jtime(at, p));
-    set(o, "loadSeconds", h && h->kept.loaded_in > 0
-        ? json_real((double)h->kept.loaded_in / APR_USEC_PER_SEC)
-        : json_null());
-    set(o, "keptUnchanged", json_boolean(d->kept));
-    if (st != NULL) {
-        loaded = json_object();
-        set(loaded, "size", json_integer((json_int_t)st->size));
-        set(loaded, "mtime", jtime(st->mtime, p));
-    }
-    set(o, "loaded", loaded);
-    disk = json_object();
-    rv = apr_stat(&fi, d->path, APR_FINFO_SIZE | APR_FINFO_MTIME, p);
-    if (rv == APR_SUCCESS) {
-        set(disk, "size", json_integer(fi.size));
-        set(disk, "mtime", jtime(fi.mtime, p));
-        set(disk, "changed", json_boolean(st == NULL || fi.mtime != st->mtime
-                                          || fi.size != (apr_off_t)st->size));
-    }
-    else {
-        set(disk, "error", jstr(apr_strerror(rv, ebuf, sizeof(ebuf)), p));
-        set(disk, "changed", json_true());
-    }
-    set(o, "onDisk", disk);
-    set(o, "compressed", json_boolean(st ? st->compressed : d->compress));
-    set(o, "badData", json_string(d->refuse_at ? "refuse" : "keep"));
-    if (st != NULL) {
-        store_json(o, st, p);
-    }
-    lines = json_array();
+    profile_status_report_file(&f, d, h, st, err);
+    o = profile_report_file(&f, p);
     for (i = 0; i < d->uses->nelts; i++) {
         json_array_append_new(lines, use_json(APR_ARRAY_IDX(
             d->uses, i, profile_use_t *), p));

@@ -5,8 +5,11 @@ docs/operations.md, "The access log").
 * The request notes %{profile-lang}n, %{profile-route}n,
   %{profile-coding}n and %{profile-stale}n, for a 200 in Spanish coded
   br, a 304, a 404 outside the routes and one of an unknown id, an {id}
-  route, an OPTIONS, and after a failed reload (stale data); the same
-  values as environment variables (%{...}e, CustomLog env= and expr=).
+  route, an OPTIONS, and after a failed reload (stale data); CustomLog
+  expr= on the notes (note('profile-stale')).
+* With ProfileLogVariables On, the same values as environment variables
+  (%{...}e, CustomLog env=, mod_headers); with it Off (the default),
+  none.
 * r->filename is "profile:" and the URL path (%f), which is also what
   mod_rewrite's rules in the API's <Location> match.
 * Requests the module does not answer carry none of them, and a section
@@ -34,12 +37,13 @@ def _config(server, path):
             + "CustomLog logs/access.log notes\n"
             + 'CustomLog logs/api.log "%U" env=profile-route\n'
             + "CustomLog logs/stale.log \"%U\" "
-              "\"expr=reqenv('profile-stale') == '1'\"\n"
+              "\"expr=note('profile-stale') == '1'\"\n"
             + '<Directory "%s/htdocs">\n    Require all granted\n'
               "</Directory>\n" % server.root
             + h.location(B, path, "    RewriteEngine On\n"
                          "    RewriteRule ^profile:/api/v1/old-skills$ "
-                         "/api/v1/skills [R=301,L]\n"))
+                         "/api/v1/skills [R=301,L]\n"
+                         "    ProfileLogVariables On\n"))
 
 
 def _data():
@@ -233,45 +237,49 @@ def _server_with(make_httpd, workdir, name, extra, location_extra=""):
     return server
 
 
-def test_notes_alone_need_no_variables(make_httpd, workdir):
-    """A configuration that names the values only as notes (%{NAME}n),
-    where the module sets no variables (docs/operations.md): the notes
-    are whole."""
-    fmt = "|".join("%%{profile-%s}n" % n for n in NOTES)
+def test_notes_alone_by_default(make_httpd, workdir):
+    """Without ProfileLogVariables, the documented log (notes, and
+    CustomLog expr= on a note) is whole and no variable is set."""
+    fmt = "|".join("%%{profile-%s}n" % n for n in NOTES) + "|%{profile-lang}e"
     server = _server_with(make_httpd, workdir, "notes-only",
                           'LogFormat "%s" notes\n' % fmt
-                          + "CustomLog logs/access.log notes\n")
+                          + "CustomLog logs/access.log notes\n"
+                          + "CustomLog logs/api.log \"%U\" "
+                            "\"expr=-n note('profile-lang')\"\n",
+                          '    Header set X-Served-Lang "%{profile-lang}e"\n')
     try:
-        server.request("GET", B + "/skills", {"Accept-Language": "es"})
+        r = server.request("GET", B + "/skills", {"Accept-Language": "es"})
+        assert r.header("X-Served-Lang") in ("(null)", ""), r.headers
         log = _Log(server, "access.log")
         h.wait_for(log.lines)
         # (The first line is the harness's check that httpd is up.)
-        assert log.lines()[-1] == "es|/skills|identity|0", log.lines()
+        assert log.lines()[-1] == "es|/skills|identity|0|-", log.lines()
+        api = _Log(server, "api.log")
+        h.wait_for(api.lines)
+        assert api.lines() == [B + "/skills"], api.lines()
     finally:
         server.stop()
 
 
-@pytest.mark.parametrize("how", ["header", "env"])
-def test_a_variable_named_anywhere_is_set(make_httpd, workdir, how):
-    """The variables are set when any directive names one outside a
-    note: here only mod_headers' %{NAME}e, or only CustomLog env=."""
-    if how == "header":
-        extra = ""
-        loc = '    Header set X-Served-Lang "%{profile-lang}e"\n'
-    else:
-        extra = ('CustomLog logs/api.log "%U %{Content-Language}o" '
-                 "env=profile-coding\n")
-        loc = ""
-    server = _server_with(make_httpd, workdir, "variables-" + how, extra,
-                          loc)
+@pytest.mark.parametrize("where", ["location", "server"])
+def test_log_variables_on_sets_them(make_httpd, workdir, where):
+    """ProfileLogVariables On, in the API's section or at server level:
+    the values are variables too (mod_headers' %{NAME}e, CustomLog
+    env=)."""
+    directive = "ProfileLogVariables On\n"
+    server = _server_with(
+        make_httpd, workdir, "variables-" + where,
+        ('CustomLog logs/api.log "%U %{Content-Language}o" '
+         "env=profile-coding\n")
+        + (directive if where == "server" else ""),
+        '    Header set X-Served-Lang "%{profile-lang}e"\n'
+        + ("    " + directive if where == "location" else ""))
     try:
         r = server.request("GET", B + "/skills", {"Accept-Language": "es"})
         assert r.status == 200
-        if how == "header":
-            assert r.header("X-Served-Lang") == "es", r.headers
-        else:
-            log = _Log(server, "api.log")
-            h.wait_for(log.lines)
-            assert log.lines() == [B + "/skills es"], log.lines()
+        assert r.header("X-Served-Lang") == "es", r.headers
+        log = _Log(server, "api.log")
+        h.wait_for(log.lines)
+        assert log.lines() == [B + "/skills es"], log.lines()
     finally:
         server.stop()

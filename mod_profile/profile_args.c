@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * profile_args.c -- the module's directive values, the API base of a
+ * URL and httpd's command line, parsed (profile_args.h).
+ */
+#include <string.h>
+
+#include <apr_lib.h>
+#include <apr_strings.h>
+
+#include "profile_args.h"
+
+int profile_args_origin(const char *s)
+{
+    const char *p = s;
+
+    if (!apr_isalpha(*p)) {
+        return 0;
+    }
+    while (apr_isalnum(*p) || *p == '+' || *p == '-' || *p == '.') {
+        p++;
+    }
+    if (strncmp(p, "://", 3) != 0 || p[3] == '\0') {
+        return 0;
+    }
+    for (p += 3; *p; p++) {
+        if (*p == '/' || *p == '?' || *p == '#' || *p == '*'
+            || apr_isspace(*p) || apr_iscntrl(*p)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int profile_args_seconds(int *out, const char *s)
+{
+    char *end;
+    apr_int64_t v;
+
+    if (!apr_isdigit(s[0])) {
+        return -1;
+    }
+    v = apr_strtoi64(s, &end, 10);
+    if (*end != '\0' || v < 0 || v > 2147483647) {
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+int profile_args_size(apr_off_t *out, const char *s)
+{
+    apr_int64_t v, unit = 1;
+    char *end;
+
+    v = apr_isdigit(s[0]) ? apr_strtoi64(s, &end, 10) : -1;
+    if (v > 0 && *end != '\0' && end[1] == '\0') {
+        switch (apr_toupper(*end)) {
+        case 'K': unit = 1024; end++; break;
+        case 'M': unit = 1024 * 1024; end++; break;
+        case 'G': unit = 1024 * 1024 * 1024; end++; break;
+        }
+    }
+    if (v <= 0 || *end != '\0' || v > PROFILE_MAX_DATA_SIZE_CAP / unit) {
+        return -1;
+    }
+    *out = (apr_off_t)(v * unit);
+    return 0;
+}
+
+int profile_args_data_option(int *bad, int *compress, const char *s)
+{
+    int *opt = strncasecmp(s, "bad=", 4) == 0 ? bad
+               : strncasecmp(s, "compress=", 9) == 0 ? compress : NULL;
+    const char *v = opt ? strchr(s, '=') + 1 : "";
+
+    if (opt == NULL || *opt != -1) {
+        return -1;
+    }
+    *opt = opt == bad
+           ? (!strcasecmp(v, "refuse") ? 1 : !strcasecmp(v, "keep") ? 0 : -2)
+           : (!strcasecmp(v, "on") ? 1 : !strcasecmp(v, "off") ? 0 : -2);
+    if (*opt == -2) {
+        *opt = -1;
+        return -2;
+    }
+    return 0;
+}
+
+const char *profile_args_below(const char *uri, const char *base)
+{
+    apr_size_t n = strlen(base);
+
+    return strncmp(uri, base, n) == 0 && (uri[n] == '/' || uri[n] == '\0')
+           ? uri + n : NULL;
+}
+
+const char *profile_args_base(const char *path, apr_pool_t *p)
+{
+    apr_size_t n = strlen(path);
+
+    while (n > 0 && path[n - 1] == '/') {
+        n--;
+    }
+    return apr_pstrmemdup(p, path, n);
+}
+
+int profile_args_stop(const char *argv, apr_size_t n)
+{
+    const char *prev = "";
+    apr_size_t i;
+
+    for (i = 0; i < n; i += strlen(argv + i) + 1) {
+        const char *a = argv + i;
+        const char *k = strcmp(prev, "-k") == 0 ? a
+                        : strncmp(a, "-k", 2) == 0 && a[2] ? a + 2 : NULL;
+
+        if (k != NULL && (strcmp(k, "stop") == 0
+                          || strcmp(k, "graceful-stop") == 0)) {
+            return 1;
+        }
+        prev = a;
+    }
+    return 0;
+}

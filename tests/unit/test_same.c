@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_same.c -- whether a data file still holds the bytes a store was
+ * loaded from, and the copy of them (profile_same.c).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <apr_file_io.h>
+
+#include "unit.h"
+#include "profile_same.h"
+
+/* A copy of the sample in a temporary file, its path; *text its bytes. */
+static const char *copy_sample(char **text, apr_size_t *len, apr_pool_t *p)
+{
+    apr_file_t *f;
+    char *tmpl = apr_pstrdup(p, "/tmp/test_same_XXXXXX");
+    apr_size_t n;
+
+    assert_int_equal(apr_file_open(&f, SAMPLE_PATH, APR_FOPEN_READ,
+                                   APR_OS_DEFAULT, p), APR_SUCCESS);
+    *text = apr_palloc(p, 1 << 20);
+    n = 1 << 20;
+    assert_int_equal(apr_file_read_full(f, *text, n, &n), APR_EOF);
+    apr_file_close(f);
+    *len = n;
+    assert_int_equal(apr_file_mktemp(&f, tmpl, APR_FOPEN_CREATE
+                                     | APR_FOPEN_WRITE | APR_FOPEN_EXCL, p),
+                     APR_SUCCESS);
+    assert_int_equal(apr_file_write_full(f, *text, n, NULL), APR_SUCCESS);
+    apr_file_close(f);
+    apr_file_perms_set(tmpl, 0644);
+    return tmpl;
+}
+
+static void rewrite(const char *path, const char *text, apr_size_t len,
+                    apr_pool_t *p)
+{
+    apr_file_t *f;
+
+    assert_int_equal(apr_file_open(&f, path, APR_FOPEN_WRITE
+                                   | APR_FOPEN_TRUNCATE, APR_OS_DEFAULT, p),
+                     APR_SUCCESS);
+    assert_int_equal(apr_file_write_full(f, text, len, NULL), APR_SUCCESS);
+    apr_file_close(f);
+}
+
+static void same_bytes_same_build_same_options_is_the_same(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_load_opts_t o = {.render = 1, .compress = 0};
+    profile_load_opts_t gz = {.render = 1, .compress = 1};
+    profile_store_t *st = NULL;
+    const char *err = NULL, *path;
+    apr_time_t mtime = 0;
+    apr_size_t len;
+    char *text;
+
+    path = copy_sample(&text, &len, p);
+    assert_int_equal(profile_store_load(&st, &err, path, &o, p),
+                     APR_SUCCESS);
+    assert_true(profile_same_file(st, "b1", path, "b1", &o, &mtime, p));
+    assert_true(mtime == st->mtime);
+    assert_false(profile_same_file(st, "b1", path, "b2", &o, &mtime, p));
+    assert_false(profile_same_file(st, "", path, "", &o, &mtime, p));
+    assert_false(profile_same_file(st, "b1", path, "b1", &gz, &mtime, p));
+    o.max_size = 16;
+    assert_false(profile_same_file(st, "b1", path, "b1", &o, &mtime, p));
+    o.max_size = 0;
+    /* One byte changed, the size and (here) the time kept. */
+    text[len - 2] = text[len - 2] == ' ' ? '\t' : ' ';
+    rewrite(path, text, len, p);
+    assert_false(profile_same_file(st, "b1", path, "b1", &o, &mtime, p));
+    rewrite(path, text, len - 1, p);
+    assert_false(profile_same_file(st, "b1", path, "b1", &o, &mtime, p));
+    apr_file_remove(path, p);
+    assert_false(profile_same_file(st, "b1", path, "b1", &o, &mtime, p));
+}
+
+static void copy_is_the_loaded_bytes_or_says_why_not(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_load_opts_t o = {.render = 1, .compress = 0};
+    profile_store_t *st = NULL;
+    const char *err = NULL, *path, *bytes = "x";
+    apr_size_t len, got = 7;
+    char *text;
+
+    path = copy_sample(&text, &len, p);
+    assert_int_equal(profile_store_load(&st, &err, path, &o, p),
+                     APR_SUCCESS);
+    assert_null(profile_same_copy(&bytes, &got, st, path, p));
+    assert_int_equal(got, len);
+    assert_memory_equal(bytes, text, len);
+    assert_int_equal(bytes[len], '\0');
+    text[0] = ' ';
+    rewrite(path, text, len, p);
+    assert_has(profile_same_copy(&bytes, &got, st, path, p),
+               "changed while it was loaded");
+    assert_null(bytes);
+    assert_int_equal(got, 0);
+    apr_file_remove(path, p);
+    assert_has(profile_same_copy(&bytes, &got, st, path, p),
+               "could not be read again");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        UNIT_TEST(same_bytes_same_build_same_options_is_the_same),
+        UNIT_TEST(copy_is_the_loaded_bytes_or_says_why_not),
+    };
+
+    return cmocka_run_group_tests(tests, unit_group_setup,
+                                  unit_group_teardown);
+}
