@@ -103,8 +103,8 @@ typedef struct {
     profile_coll_t coll[PROFILE_COLL_COUNT];
 } profile_store_t;
 
-/* Opens the data file at `path` for reading, only if it is a regular
- * file (CONTRACT §9): its type is looked at first, through any link, it
+/* Opens the data file at `path` for reading (profile_data.c), only if
+ * it is a regular file (CONTRACT §9): its type is looked at first, through any link, it
  * is opened without blocking and must be the file looked at.  Sets *fi
  * (type, size, mtime, device, inode).  On failure, *why says it in one
  * line and *f is NULL: APR_EBADF for a file that is not regular (or
@@ -143,8 +143,8 @@ apr_status_t profile_store_parse_opts(profile_store_t **out,
                                       const profile_load_opts_t *opts,
                                       apr_pool_t *p);
 
-/* A pool under `parent` with an allocator of its own, destroyed with
- * it: what it freed goes back to malloc, where the allocator of a
+/* A pool under `parent` with an allocator of its own (profile_data.c),
+ * destroyed with it: what it freed goes back to malloc, where the allocator of a
  * long-lived parent would keep it on its free list for good.  Only one
  * thread at a time may allocate from it (the allocator has no mutex). */
 apr_status_t profile_pool_create_own(apr_pool_t **out, apr_pool_t *parent);
