@@ -15,7 +15,9 @@
  *                                                  was loaded
  *   profile_data_load_duration_seconds{file}       how long that took
  *   profile_data_records{file,collection}          records served
- * The last three have no sample for a file that never loaded.
+ *   profile_data_untranslated_texts{file,language} texts untranslated
+ *                                                  there (CONTRACT §9)
+ * The last four have no sample for a file that never loaded.
  */
 #include <string.h>
 
@@ -138,6 +140,20 @@ const char *profile_metrics_body(server_rec *s, apr_pool_t *p)
                                  "collection=\"%s\"} %d\n", f[i].file,
                                  profile_schema_colls[k].key,
                                  f[i].d->store->coll[k].nitems));
+        }
+    }
+    family(&b, "profile_data_untranslated_texts",
+           "The texts of the data served untranslated in a language: "
+           "served from the fallback language, or empty.");
+    for (i = 0; i < n; i++) {
+        const profile_store_t *st = f[i].d->store;
+
+        for (k = 0; st != NULL && k < st->nlangs; k++) {
+            put(&b, apr_psprintf(p, "profile_data_untranslated_texts{file="
+                                 "\"%s\",language=\"%s\"} %" APR_SIZE_T_FMT
+                                 "\n", f[i].file,
+                                 label_value(st->langs[k], p),
+                                 st->untranslated[k]));
         }
     }
     return apr_array_pstrcat(p, b.lines, '\0');

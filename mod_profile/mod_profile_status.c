@@ -198,24 +198,30 @@ static json_t *per_coding(const json_int_t v[PROFILE_ENC_COUNT])
     return o;
 }
 
-/* What a store holds: its languages and records and, rendered, its
+/* What a store holds: its languages, their untranslated texts and its
+ * records and, rendered, its
  * representations (every body with an ETag of its own: profile,
  * contact, each collection and each of its elements, per language)
  * and their bytes, per coding. */
 static void store_json(json_t *o, const profile_store_t *st, apr_pool_t *p)
 {
     json_t *langs = json_array(), *recs = json_object();
+    json_t *untr = json_object();
     json_int_t n[PROFILE_ENC_COUNT] = {0}, bytes[PROFILE_ENC_COUNT] = {0};
     int l, k, i;
 
     for (l = 0; l < st->nlangs; l++) {
         json_array_append_new(langs, jstr(st->langs[l], p));
+        set(untr, st->langs[l], json_integer((json_int_t)st->untranslated[l]));
     }
     for (k = 0; k < PROFILE_COLL_COUNT; k++) {
         set(recs, profile_schema_colls[k].key,
             json_integer(st->coll[k].nitems));
     }
     set(o, "languages", langs);
+    set(o, "fallback", st->fallback < 0 ? NULL
+                       : jstr(st->langs[st->fallback], p));
+    set(o, "untranslated", untr);
     set(o, "records", recs);
     for (l = 0; l < st->nlangs; l++) {
         count_body(n, bytes, &st->profile[l]);

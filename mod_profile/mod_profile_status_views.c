@@ -161,10 +161,12 @@ static const char *bytes_html(request_rec *r, const json_t *f)
     return s;
 }
 
-/* The records of a file, "profile 1, skills 3, ..." (NULL: unread). */
-static const char *records_text(const json_t *f, apr_pool_t *p)
+/* A file's counts, "skills 3, experience 4, ..." for "records", "en 0,
+ * es 2" for "untranslated" (NULL: unread). */
+static const char *counts_text(const json_t *f, const char *member,
+                               apr_pool_t *p)
 {
-    const json_t *recs = json_object_get(f, "records");
+    const json_t *recs = json_object_get(f, member);
     const char *s = "", *key;
     json_t *n;
 
@@ -188,7 +190,8 @@ static void file_html(request_rec *r, const json_t *f)
     const json_t *disk = json_object_get(f, "onDisk");
     const json_t *lines = json_object_get(f, "lines");
     const char *state = json_string_value(json_object_get(f, "state"));
-    const char *records = records_text(f, r->pool), *used = "";
+    const char *records = counts_text(f, "records", r->pool), *used = "";
+    const char *untr = counts_text(f, "untranslated", r->pool);
     size_t i;
 
     ap_rprintf(r, "<h3>%s</h3>\n", field(r, f, "path"));
@@ -211,6 +214,8 @@ static void file_html(request_rec *r, const json_t *f)
                                   field(r, f, "loadedAt"),
                                   field(r, f, "loadSeconds")));
     row(r, "Languages", field(r, f, "languages"));
+    row(r, "Fallback language", field(r, f, "fallback"));
+    row(r, "Untranslated texts", untr ? ap_escape_html(r->pool, untr) : "-");
     row(r, "Records", records ? ap_escape_html(r->pool, records) : "-");
     row(r, "Representations", bytes_html(r, f));
     row(r, "Compressed forms", field(r, f, "compressed"));
@@ -310,7 +315,7 @@ static int report_handler(request_rec *r)
 static void dump_file(apr_file_t *out, const json_t *f, apr_pool_t *p)
 {
     const json_t *lines = json_object_get(f, "lines");
-    const char *records = records_text(f, p);
+    const char *records = counts_text(f, "records", p);
     char *err, *line, *state;
     size_t i;
 
@@ -324,9 +329,13 @@ static void dump_file(apr_file_t *out, const json_t *f, apr_pool_t *p)
         }
     }
     else {
-        apr_file_printf(out, "    languages: %s; records: %s\n",
+        const char *fb = json_string_value(json_object_get(f, "fallback"));
+
+        apr_file_printf(out, "    languages: %s%s%s; records: %s\n"
+                        "    untranslated texts: %s\n",
                         profile_json_text(json_object_get(f, "languages"), p),
-                        records);
+                        fb ? ", fallback " : "", fb ? fb : "", records,
+                        counts_text(f, "untranslated", p));
     }
     for (i = 0; i < json_array_size(lines); i++) {
         apr_file_printf(out, "    %s\n", line_text(json_array_get(lines, i),

@@ -35,6 +35,9 @@ typedef struct {
     apr_size_t len;
     const char *etag;
     unsigned char sha1[20];     /* SHA-1 of the bytes (ETag's source) */
+    int fell_back;              /* 1: it holds a value served in the
+                                 * fallback language, the one it is in
+                                 * lacking it (CONTRACT §4, §9) */
     profile_bytes_t coded[PROFILE_ENC_COUNT]; /* [GZIP], [BR]; [0] unused */
 } profile_body_t;
 
@@ -83,7 +86,7 @@ typedef enum {
 #if defined(PROFILE_TEST_LAYOUT_VARIANT)
 #define PROFILE_STORE_LAYOUT 1001
 #else
-#define PROFILE_STORE_LAYOUT 1
+#define PROFILE_STORE_LAYOUT 2
 #endif
 
 typedef struct {
@@ -98,6 +101,12 @@ typedef struct {
                                  * still hold them? */
     int nlangs;
     const char **langs;         /* declared order; [0] is the default */
+    int fallback;               /* the fallback language's index in
+                                 * langs; -1: the file names none */
+    const char **fell_back_language; /* [nlangs]: the Content-Language of
+                                 * a body that fell back ("es, en") */
+    apr_size_t *untranslated;   /* [nlangs]: the texts untranslated in
+                                 * each language (profile_untranslated.h) */
     profile_body_t *profile;    /* [nlangs] */
     profile_body_t *contact;    /* [nlangs] */
     profile_coll_t coll[PROFILE_COLL_COUNT];
