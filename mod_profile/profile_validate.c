@@ -274,8 +274,8 @@ static int check_value(vctx_t *c, const profile_field_t *f, json_t *v,
     if (json_is_null(v)) {
         static const char *const expected[] = {
             "a text value",
-            "an array of text values, or an object with one array per "
-            "language",
+            ("an array of text values, or an object with one array per "
+             "language"),
             "an id",
             "a kind", "a string", "an object", "an array of objects",
             "an array of language tags", "a string (the schema's URL)",

@@ -128,6 +128,7 @@ static void check_answer(const profile_store_t *st, const char *path,
                            .cache_control = NULL, .compress = 1};
     profile_request_t req;
     profile_response_t resp;
+    const char *cl;
 
     memset(&req, 0, sizeof(req));
     req.method = PROFILE_M_GET;
@@ -140,11 +141,23 @@ static void check_answer(const profile_store_t *st, const char *path,
     FUZZ_CHECK(resp.lang == lang, "%s: language %d, not %d", path,
                resp.lang, lang);
     /* An error's text is English or Spanish: its label says which
-     * (CONTRACT §7). */
-    FUZZ_CHECK(strcmp(apr_table_get(resp.headers, "Content-Language"),
-                      resp.status >= 400
-                      ? profile_problem_lang(st->langs[lang])
-                      : st->langs[lang]) == 0, "%s: Content-Language", path);
+     * (CONTRACT §7); a body holding a value of the fallback names it
+     * after the language (§4). */
+    cl = apr_table_get(resp.headers, "Content-Language");
+    FUZZ_CHECK(strcmp(cl, resp.status >= 400
+                          ? profile_problem_lang(st->langs[lang])
+                          : want != NULL && want->fell_back
+                          ? st->fell_back_language[lang]
+                          : want != NULL ? st->langs[lang] : cl) == 0
+               && (resp.status >= 400 || strcmp(cl, st->langs[lang]) == 0
+                   || strcmp(cl, st->fell_back_language[lang]) == 0),
+               "%s: Content-Language %s", path, cl);
+    FUZZ_CHECK(st->fallback < 0 || lang == st->fallback
+               ? strcmp(st->fell_back_language[lang], st->langs[lang]) == 0
+               : strcmp(st->fell_back_language[lang],
+                        apr_pstrcat(p, st->langs[lang], ", ",
+                                    st->langs[st->fallback], NULL)) == 0,
+               "fell back language %s", st->fell_back_language[lang]);
     if (want != NULL) {
         int e = want->coded[PROFILE_ENC_GZIP].data ? PROFILE_ENC_GZIP
                 : want->coded[PROFILE_ENC_BR].data ? PROFILE_ENC_BR
