@@ -8,6 +8,11 @@
  * answer joins the elements rendered at load time whose folded search
  * keys contain the folded value, and hashes only the result.
  *
+ * Content-Language is the chosen language, and the chosen language then
+ * the fallback ("es, en") for a body that holds any value served in the
+ * fallback (§4): known per body at load time, and for a filtered answer
+ * from the elements it joins.
+ *
  * Pure core: no httpd headers.
  */
 #include <string.h>
@@ -195,11 +200,20 @@ static void not_found(profile_response_t *resp, const profile_site_t *site,
     answer_problem(resp, site, req, 404, body, len);
 }
 
+/* The body's Content-Language, where it holds a value served in the
+ * fallback (§4); the field is in the table already (begin_response). */
+static void fell_back(profile_response_t *resp, const profile_store_t *st)
+{
+    resp->language = st->fell_back_language[resp->lang];
+    apr_table_setn(resp->headers, "Content-Language", resp->language);
+}
+
 /* The elements of `coll` whose keys contain `value`, as a JSON array.
  * Every element matching is the stored collection (with its coded
  * forms); otherwise the bytes are joined and the ETag computed from the
  * elements' hashes, as the collection's own, so its cost does not grow
- * with the bytes. */
+ * with the bytes.  Content-Language says the fallback when one of the
+ * elements joined holds a value in it. */
 static void answer_filtered(profile_response_t *resp,
                             const profile_site_t *site,
                             const profile_request_t *req,
@@ -227,7 +241,16 @@ static void answer_filtered(profile_response_t *resp,
     }
     if (n == coll->nitems) {
         stored(resp, site, req, &coll->all[lang]);
+        if (coll->all[lang].fell_back) {
+            fell_back(resp, site->store);
+        }
         return;
+    }
+    for (i = 0; site->store->fallback >= 0 && i < n; i++) {
+        if (hits[i]->fell_back) {
+            fell_back(resp, site->store);
+            break;
+        }
     }
     o = out = apr_palloc(p, total + 1);
     *o++ = '[';
@@ -323,6 +346,9 @@ void profile_api_answer(profile_response_t *resp, const profile_site_t *site,
 
     if (body != NULL) {
         stored(resp, site, req, body);
+        if (body->fell_back) {
+            fell_back(resp, st);
+        }
     }
     else {
         answer_filtered(resp, site, req, &st->coll[rt.coll], resp->lang,

@@ -38,6 +38,7 @@
 typedef struct {
     const char **langs;
     int nlangs;
+    const char *fallback;       /* the file's, or NULL */
     apr_uint64_t values;
     apr_uint64_t common;        /* bytes rendered alike in every language */
     apr_uint64_t per_lang;      /* bytes of per-language values, summed
@@ -45,21 +46,20 @@ typedef struct {
 } est_walk_t;
 
 /* Whether object v is a text value given per language: one member per
- * declared language and no other (validated, so members are strings or
- * arrays of strings). */
+ * declared language and no other, or, with a fallback, the fallback's
+ * and some others (validated, so members are strings or arrays of
+ * strings). */
 static int per_language(const est_walk_t *e, json_t *v)
 {
+    size_t n = 0;
     int l;
 
-    if (json_object_size(v) != (size_t)e->nlangs) {
-        return 0;
-    }
     for (l = 0; l < e->nlangs; l++) {
-        if (json_object_get(v, e->langs[l]) == NULL) {
-            return 0;
-        }
+        n += json_object_get(v, e->langs[l]) != NULL;
     }
-    return 1;
+    return n == json_object_size(v)
+           && (n == (size_t)e->nlangs
+               || (e->fallback && json_object_get(v, e->fallback)));
 }
 
 /* Adds v's values and the bytes its compact rendering takes (strings
@@ -83,7 +83,14 @@ static apr_uint64_t est_walk(est_walk_t *e, json_t *v)
     case JSON_OBJECT:
         if (per_language(e, v)) {
             json_object_foreach(v, key, m) {
-                e->per_lang += est_walk(e, m);
+                apr_uint64_t bytes = est_walk(e, m);
+
+                e->per_lang += bytes;
+                if (e->fallback && strcmp(key, e->fallback) == 0) {
+                    /* Also served in each language the object lacks. */
+                    e->per_lang += bytes * (e->nlangs
+                                            - json_object_size(v));
+                }
             }
             return 0;
         }
@@ -99,7 +106,9 @@ static apr_uint64_t est_walk(est_walk_t *e, json_t *v)
 void profile_estimate(profile_estimate_t *out, json_t *root,
                       const char **langs, int nlangs, apr_size_t len)
 {
-    est_walk_t e = {.langs = langs, .nlangs = nlangs};
+    est_walk_t e = {.langs = langs, .nlangs = nlangs,
+                    .fallback = json_string_value(json_object_get(
+                                    root, "fallback"))};
     apr_uint64_t bodies = 2;
     int k;
 

@@ -120,5 +120,19 @@ const char *profile_metrics_text(const profile_report_file_t *f, int n,
                                  f[i].store->coll[k].nitems));
         }
     }
+    family(&b, "profile_data_untranslated_texts",
+           "The texts of the data served untranslated in a language: "
+           "served from the fallback language, or empty.");
+    for (i = 0; i < n; i++) {
+        const profile_store_t *st = f[i].store;
+
+        for (k = 0; st != NULL && k < st->nlangs; k++) {
+            put(&b, apr_psprintf(p, "profile_data_untranslated_texts{file="
+                                 "\"%s\",language=\"%s\"} %" APR_SIZE_T_FMT
+                                 "\n", file[i],
+                                 profile_metrics_label(st->langs[k], p),
+                                 st->untranslated[k]));
+        }
+    }
     return apr_array_pstrcat(p, b.lines, '\0');
 }

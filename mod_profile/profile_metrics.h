@@ -13,7 +13,9 @@
  *                                                  was loaded
  *   profile_data_load_duration_seconds{file}       how long that took
  *   profile_data_records{file,collection}          records served
- * The last three have no sample for a file that never loaded.
+ *   profile_data_untranslated_texts{file,language} texts untranslated
+ *                                                  there (CONTRACT §9)
+ * The last four have no sample for a file that never loaded.
  *
  * Pure core: libc, APR and jansson only; never an httpd header.
  */

@@ -3,7 +3,9 @@
  * profile_render.c -- the serializer: each representation's bytes,
  * compact UTF-8 JSON written directly from the parsed file (fields in
  * the order of the schema tables, profile_schema.c; strings escaped
- * exactly as jansson's compact dump does), into a malloc'd buffer.
+ * exactly as jansson's compact dump does), into a malloc'd buffer.  A
+ * text the file lacks in the language rendered is its fallback's
+ * (CONTRACT §9), and the buffer notes that one was.
  *
  * Pure core: no httpd headers.
  */
@@ -96,17 +98,18 @@ static void emit_value(profile_sbuf_t *b, const profile_field_t *f, json_t *v,
 
     switch (f->kind) {
     case PROFILE_K_TEXT:
-        emit_text(b, profile_schema_text(v, lang));
+        emit_text(b, profile_schema_served(v, lang, b->fallback, &b->fell));
         break;
     case PROFILE_K_TEXTLIST:
         /* The list, or this language's own list (CONTRACT §9). */
-        v = profile_schema_textlist(v, lang);
+        v = profile_schema_served_list(v, lang, b->fallback, &b->fell);
         SB_LIT(b, "[");
         json_array_foreach(v, i, el) {
             if (i > 0) {
                 SB_LIT(b, ",");
             }
-            emit_text(b, profile_schema_text(el, lang));
+            emit_text(b, profile_schema_served(el, lang, b->fallback,
+                                               &b->fell));
         }
         SB_LIT(b, "]");
         break;
@@ -151,15 +154,20 @@ void profile_render_array(profile_sbuf_t *b, const profile_field_t *fields,
 {
     size_t i;
     json_t *el;
+    int fell = b->fell;
 
     SB_LIT(b, "[");
     json_array_foreach(list, i, el) {
         if (i > 0) {
             SB_LIT(b, ",");
         }
-        offs[2 * i] = b->len;
+        b->fell = 0;
+        offs[3 * i] = b->len;
         profile_render_object(b, fields, el, lang);
-        offs[2 * i + 1] = b->len - offs[2 * i];
+        offs[3 * i + 1] = b->len - offs[3 * i];
+        offs[3 * i + 2] = (apr_size_t)b->fell;
+        fell |= b->fell;
     }
     SB_LIT(b, "]");
+    b->fell = fell;
 }

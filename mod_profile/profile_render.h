@@ -15,11 +15,16 @@
 
 /* A growing buffer of rendered JSON: malloc'd (the caller frees buf),
  * to be copied into the store's pool once complete.  Starts zeroed but
- * for `pool`, whose abort function runs should memory run out. */
+ * for `pool`, whose abort function runs should memory run out, and
+ * `fallback`. */
 typedef struct {
     char *buf;
     apr_size_t len, cap;
     apr_pool_t *pool;
+    const char *fallback;       /* the file's fallback language, served
+                                 * where a text lacks the one rendered
+                                 * (CONTRACT §9); NULL: none */
+    int fell;                   /* set to 1 when a value was so served */
 } profile_sbuf_t;
 
 /* Out of memory: calls the abort function of pool p (httpd's logs and
@@ -32,8 +37,10 @@ void profile_render_object(profile_sbuf_t *b, const profile_field_t *fields,
                            json_t *src, const char *lang);
 
 /* Appends the array `list` of such objects: "[" + the objects joined by
- * "," + "]".  offs[2 * i] and offs[2 * i + 1] receive the offset in
- * b->buf and the length of element i (offs has room for 2 * size). */
+ * "," + "]".  offs[3 * i] and offs[3 * i + 1] receive the offset in
+ * b->buf and the length of element i, offs[3 * i + 2] 1 if it holds a
+ * value served in the fallback language, else 0 (offs has room for
+ * 3 * size); b->fell is set as any of them is. */
 void profile_render_array(profile_sbuf_t *b, const profile_field_t *fields,
                           json_t *list, const char *lang, apr_size_t *offs);
 

@@ -127,17 +127,23 @@ void profile_report_store(json_t *o, const profile_store_t *st,
                           apr_pool_t *p)
 {
     json_t *langs = json_array(), *recs = json_object();
+    json_t *untr = json_object();
     json_int_t n[PROFILE_ENC_COUNT] = {0}, bytes[PROFILE_ENC_COUNT] = {0};
     int l, k, i;
 
     for (l = 0; l < st->nlangs; l++) {
         json_array_append_new(langs, str(st->langs[l], p));
+        profile_report_set(untr, st->langs[l],
+                           json_integer((json_int_t)st->untranslated[l]));
     }
     for (k = 0; k < PROFILE_COLL_COUNT; k++) {
         profile_report_set(recs, profile_schema_colls[k].key,
                            json_integer(st->coll[k].nitems));
     }
     profile_report_set(o, "languages", langs);
+    profile_report_set(o, "fallback", st->fallback < 0 ? NULL
+                       : str(st->langs[st->fallback], p));
+    profile_report_set(o, "untranslated", untr);
     profile_report_set(o, "records", recs);
     for (l = 0; l < st->nlangs; l++) {
         count_body(n, bytes, &st->profile[l]);
@@ -213,9 +219,10 @@ json_t *profile_report_file(const profile_report_file_t *f, apr_pool_t *p)
     return o;
 }
 
-const char *profile_report_records(const json_t *f, apr_pool_t *p)
+const char *profile_report_counts(const json_t *f, const char *member,
+                                  apr_pool_t *p)
 {
-    const json_t *recs = json_object_get(f, "records");
+    const json_t *recs = json_object_get(f, member);
     const char *s = "", *key;
     json_t *n;
 
@@ -367,7 +374,9 @@ static const char *file_html(const json_t *f, apr_pool_t *p)
     const json_t *loaded = json_object_get(f, "loaded");
     const json_t *disk = json_object_get(f, "onDisk");
     const json_t *lines = json_object_get(f, "lines");
-    const char *records = profile_report_records(f, p), *used = "";
+    const char *records = profile_report_counts(f, "records", p);
+    const char *untr = profile_report_counts(f, "untranslated", p);
+    const char *used = "";
     const char *codings = profile_report_codings(f, p), *s;
     size_t i;
 
@@ -388,6 +397,9 @@ static const char *file_html(const json_t *f, apr_pool_t *p)
         row("Loaded", apr_pstrcat(p, html(f, "loadedAt", p), ", in ",
                                   html(f, "loadSeconds", p), " s", NULL), p),
         row("Languages", html(f, "languages", p), p),
+        row("Fallback language", html(f, "fallback", p), p),
+        row("Untranslated texts",
+            untr ? apr_pescape_entity(p, untr, 0) : "-", p),
         row("Records", records ? apr_pescape_entity(p, records, 0) : "-", p),
         row("Representations",
             codings ? apr_pescape_entity(p, codings, 0) : "-", p),
@@ -425,7 +437,8 @@ const char *profile_report_html(const json_t *m, apr_pool_t *p)
 const char *profile_report_dump(const json_t *f, apr_pool_t *p)
 {
     const json_t *lines = json_object_get(f, "lines");
-    const char *records = profile_report_records(f, p);
+    const char *records = profile_report_counts(f, "records", p);
+    const char *fb = text(f, "fallback", p);
     const char *err = text(f, "error", p);
     char *line, *state;
     const char *s;
@@ -442,7 +455,11 @@ const char *profile_report_dump(const json_t *f, apr_pool_t *p)
     }
     else {
         s = apr_pstrcat(p, s, "    languages: ", text(f, "languages", p),
-                        "; records: ", records, "\n", NULL);
+                        fb ? ", fallback " : "", fb ? fb : "",
+                        "; records: ", records, "\n",
+                        "    untranslated texts: ",
+                        profile_report_counts(f, "untranslated", p), "\n",
+                        NULL);
     }
     for (i = 0; i < json_array_size(lines); i++) {
         s = apr_pstrcat(p, s, "    ", profile_report_line(

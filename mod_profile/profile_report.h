@@ -57,10 +57,12 @@ void profile_report_store(json_t *o, const profile_store_t *st,
  * store holds (profile_report_store()). */
 json_t *profile_report_file(const profile_report_file_t *f, apr_pool_t *p);
 
-/* From a file of the model: its records, "profile 1, skills 3, ..."
- * (NULL: none read); its representations and bytes per coding,
+/* From a file of the model: the counts of its object `member`,
+ * "records" ("skills 3, experience 4, ...") or "untranslated" ("en 0,
+ * es 2"), NULL when none was read; its representations and bytes per coding,
  * "identity 28 (9120 bytes); gzip ..." (NULL: none read). */
-const char *profile_report_records(const json_t *f, apr_pool_t *p);
+const char *profile_report_counts(const json_t *f, const char *member,
+                                  apr_pool_t *p);
 const char *profile_report_codings(const json_t *f, apr_pool_t *p);
 /* A ProfileData line of the model (a member of a file's "lines") as
  * text: where it stands, its options, what its section configures and

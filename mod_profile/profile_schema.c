@@ -2,13 +2,15 @@
 /*
  * profile_schema.c -- the data file's field tables (CONTRACT §9): which
  * members each object has, of which kind, in the order responses list
- * them.  Adding or reordering a field is an edit here; the rules that
- * check a kind are in profile_validate.c, its JSON form in
- * profile_render.c.
+ * them, with the patterns of ids and kinds.  Adding or reordering a
+ * field is an edit here; the rules that check a kind are in
+ * profile_validate.c, its JSON form in profile_render.c.
  *
  * Pure core: no httpd headers.
  */
 #include <string.h>
+
+#include <apr_lib.h>
 
 #include "profile_schema.h"
 
@@ -91,6 +93,7 @@ static const profile_field_t metric_fields[] = {
 const profile_field_t profile_schema_top[] = {
     {"$schema", PROFILE_K_SCHEMA, NULL},
     {"languages", PROFILE_K_LANGS, NULL},
+    {"fallback", PROFILE_K_FALLBACK, NULL},
     {"profile", PROFILE_K_OBJECT, profile_schema_profile},
     {"skills", PROFILE_K_OBJLIST, skill_fields},
     {"experience", PROFILE_K_OBJLIST, experience_fields},
@@ -117,6 +120,83 @@ json_t *profile_schema_text(json_t *v, const char *lang)
 json_t *profile_schema_textlist(json_t *v, const char *lang)
 {
     return json_is_array(v) ? v : json_object_get(v, lang);
+}
+
+json_t *profile_schema_served(json_t *v, const char *lang,
+                              const char *fallback, int *fell)
+{
+    json_t *t;
+
+    if (json_is_string(v)) {
+        return v;
+    }
+    if ((t = json_object_get(v, lang)) == NULL && fallback != NULL) {
+        *fell = 1;
+        t = json_object_get(v, fallback);
+    }
+    return t;
+}
+
+json_t *profile_schema_served_list(json_t *v, const char *lang,
+                                   const char *fallback, int *fell)
+{
+    return json_is_array(v) ? v : profile_schema_served(v, lang, fallback,
+                                                        fell);
+}
+
+int profile_schema_fallback(json_t *root, const char *const *langs,
+                            int nlangs)
+{
+    const char *tag = json_string_value(json_object_get(root, "fallback"));
+    int l;
+
+    for (l = 0; tag != NULL && l < nlangs; l++) {
+        if (strcmp(langs[l], tag) == 0) {
+            return l;
+        }
+    }
+    return -1;
+}
+
+int profile_schema_pattern(const char *s, profile_kind_e kind)
+{
+    int kind_pattern = kind == PROFILE_K_KIND;
+    const char *q;
+
+    if (kind_pattern ? !apr_islower(*s) : !apr_isalnum(*s)) {
+        return 0;
+    }
+    for (q = s + 1; *q; q++) {
+        if (kind_pattern) {
+            if (!apr_islower(*q) && !apr_isdigit(*q) && *q != '-') {
+                return 0;
+            }
+        }
+        else if (!apr_isalnum(*q) && !strchr("._~-", *q)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+const char *profile_schema_type_name(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "an array";
+    case JSON_STRING:
+        return "a string";
+    case JSON_INTEGER:
+    case JSON_REAL:
+        return "a number";
+    case JSON_TRUE:
+    case JSON_FALSE:
+        return "a boolean";
+    default:
+        return "null";
+    }
 }
 
 const profile_field_t *profile_schema_field(const profile_field_t *fields,

@@ -25,7 +25,8 @@ typedef enum {
     PROFILE_K_OBJECT,   /* an object described by `sub` */
     PROFILE_K_OBJLIST,  /* an array of objects described by `sub` */
     PROFILE_K_LANGS,    /* the optional "languages" declaration */
-    PROFILE_K_SCHEMA    /* the optional "$schema" (for editors; ignored) */
+    PROFILE_K_SCHEMA,   /* the optional "$schema" (for editors; ignored) */
+    PROFILE_K_FALLBACK  /* the optional "fallback": a declared language */
 } profile_kind_e;
 
 /* One field of an object; a table of them ends with a NULL name. */
@@ -57,11 +58,36 @@ extern const profile_schema_coll_t profile_schema_colls[PROFILE_COLL_COUNT];
  * or its translation. */
 json_t *profile_schema_text(json_t *v, const char *lang);
 
+/* The same as served (CONTRACT §9): where the object lacks `lang`, the
+ * value in `fallback` (the file's "fallback"; NULL: none), and then
+ * *fell is set to 1 (it is left alone otherwise). */
+json_t *profile_schema_served(json_t *v, const char *lang,
+                              const char *fallback, int *fell);
+
 /* A list of text values (PROFILE_K_TEXTLIST) in language `lang`: the
  * array itself, whose items are text values, or that language's array,
  * whose items are plain strings.  Either way, item i in `lang` is
  * profile_schema_text(json_array_get(list, i), lang). */
 json_t *profile_schema_textlist(json_t *v, const char *lang);
+
+/* The same as served: where an object of per-language arrays lacks
+ * `lang`, the fallback's array, setting *fell to 1.  Its items are then
+ * served with profile_schema_served(item, lang, fallback, fell). */
+json_t *profile_schema_served_list(json_t *v, const char *lang,
+                                   const char *fallback, int *fell);
+
+/* The file's fallback language (its top-level "fallback"), once
+ * validated: the index in langs[], or -1 without one. */
+int profile_schema_fallback(json_t *root, const char *const *langs,
+                            int nlangs);
+
+/* Whether `s` matches the pattern of `kind` (CONTRACT §9): an id
+ * (PROFILE_K_ID) [A-Za-z0-9][A-Za-z0-9._~-]*, a kind (PROFILE_K_KIND)
+ * [a-z][a-z0-9-]*. */
+int profile_schema_pattern(const char *s, profile_kind_e kind);
+
+/* What JSON value v is, for messages: "an object", "a string", ... */
+const char *profile_schema_type_name(const json_t *v);
 
 /* The field `name` of the table `fields`, or NULL. */
 const profile_field_t *profile_schema_field(const profile_field_t *fields,

@@ -6,8 +6,11 @@
  * representation once per language (profile_render.c) and have the
  * finishing threads hash and compress them (profile_finish.c, ETags by
  * profile_etag.c); collections' ETags and the folded search keys the
- * filters use (§8) are made here.  Before rendering, the memory the load
- * would take is checked against its bound (profile_estimate.c).
+ * filters use (§8), a fallback's Content-Language and the untranslated
+ * counts (profile_untranslated.c) are made here.  Before rendering, the
+ * memory the load would take is checked against its bound
+ * (profile_estimate.c).  The file is opened, and the pool it loads into
+ * made, by profile_data.c.
  *
  * Pure core: no httpd headers.
  */
@@ -25,15 +28,18 @@
 #include "profile_schema.h"
 #include "profile_store.h"
 #include "profile_text.h"
+#include "profile_untranslated.h"
 #include "profile_validate.h"
 
 /* The folded search keys of element `el` of collection k, in each
  * language: every text of the fields the filters search (§8 rule 5),
- * each list's items as served in that language. */
+ * each list's items, as served in that language (its fallback's where
+ * it has none). */
 static void fold_keys(profile_item_t *item, int k, json_t *el,
                       const profile_store_t *st, apr_pool_t *p)
 {
-    int l;
+    const char *fb = st->fallback >= 0 ? st->langs[st->fallback] : NULL;
+    int l, fell;
 
     item->keys = apr_pcalloc(p, sizeof(char **) * (size_t)st->nlangs);
     for (l = 0; l < st->nlangs; l++) {
@@ -49,18 +55,19 @@ static void fold_keys(profile_item_t *item, int k, json_t *el,
 
             if (f->kind == PROFILE_K_TEXTLIST) {
                 /* The items served in this language only (§9). */
-                json_t *list = profile_schema_textlist(v, st->langs[l]);
+                json_t *list = profile_schema_served_list(v, st->langs[l],
+                                                          fb, &fell);
 
                 json_array_foreach(list, i, t) {
                     const char *s = json_string_value(
-                        profile_schema_text(t, st->langs[l]));
+                        profile_schema_served(t, st->langs[l], fb, &fell));
                     APR_ARRAY_PUSH(keys, const char *) =
                         profile_text_fold(s, strlen(s), p);
                 }
             }
             else {
                 const char *s = json_string_value(
-                    profile_schema_text(v, st->langs[l]));
+                    profile_schema_served(v, st->langs[l], fb, &fell));
                 APR_ARRAY_PUSH(keys, const char *) =
                     profile_text_fold(s, strlen(s), p);
             }
@@ -81,8 +88,10 @@ static void render_collection(profile_store_t *st, int k, json_t *root,
     json_t *list = json_object_get(root, sc->key);
     int l, has_ids = sc->fields[0].kind == PROFILE_K_ID;
     size_t i, n = json_array_size(list);
-    apr_size_t *offs = malloc(sizeof(apr_size_t) * (n + 1) * 2);
-    profile_sbuf_t b = {.buf = NULL, .len = 0, .cap = 0, .pool = p};
+    apr_size_t *offs = malloc(sizeof(apr_size_t) * (n + 1) * 3);
+    profile_sbuf_t b = {.buf = NULL, .len = 0, .cap = 0, .pool = p,
+                        .fallback = st->fallback >= 0
+                                    ? st->langs[st->fallback] : NULL};
     json_t *el;
 
     if (offs == NULL) {
@@ -112,18 +121,21 @@ static void render_collection(profile_store_t *st, int k, json_t *root,
         char *data;
 
         b.len = 0;
+        b.fell = 0;
         profile_render_array(&b, sc->fields, list, st->langs[l], offs);
         data = apr_palloc(p, b.len + 1);
         memcpy(data, b.buf, b.len);
         data[b.len] = '\0';
         all->data = data;
         all->len = b.len;
+        all->fell_back = b.fell;
         profile_finish_later(w, all, 0, 1);
         for (i = 0; i < n; i++) {
             profile_body_t *ib = &coll->items[i].body[l];
 
-            ib->data = data + offs[2 * i];
-            ib->len = offs[2 * i + 1];
+            ib->data = data + offs[3 * i];
+            ib->len = offs[3 * i + 1];
+            ib->fell_back = (int)offs[3 * i + 2];
             profile_finish_later(w, ib, 1, sc->alone);
         }
     }
@@ -159,7 +171,9 @@ static void render_object_route(profile_body_t **out, profile_store_t *st,
                                  const profile_field_t *fields, json_t *src,
                                  profile_finish_t *w, apr_pool_t *p)
 {
-    profile_sbuf_t b = {.buf = NULL, .len = 0, .cap = 0, .pool = p};
+    profile_sbuf_t b = {.buf = NULL, .len = 0, .cap = 0, .pool = p,
+                        .fallback = st->fallback >= 0
+                                    ? st->langs[st->fallback] : NULL};
     int l;
 
     *out = apr_pcalloc(p, sizeof(profile_body_t) * (size_t)st->nlangs);
@@ -167,12 +181,31 @@ static void render_object_route(profile_body_t **out, profile_store_t *st,
         profile_body_t *body = &(*out)[l];
 
         b.len = 0;
+        b.fell = 0;
         profile_render_object(&b, fields, src, st->langs[l]);
         body->data = apr_pstrmemdup(p, b.buf, b.len);
         body->len = b.len;
+        body->fell_back = b.fell;
         profile_finish_later(w, body, 1, 1);
     }
     free(b.buf);
+}
+
+/* The file's fallback, what a body that falls back on it says it is in
+ * (CONTRACT §4: "es, en"), and its untranslated texts. */
+static void set_languages(profile_store_t *st, json_t *root, apr_pool_t *p)
+{
+    int l, fb = profile_schema_fallback(root, st->langs, st->nlangs);
+
+    st->fallback = fb;
+    st->fell_back_language = apr_pcalloc(p, sizeof(char *)
+                                            * (size_t)st->nlangs);
+    for (l = 0; l < st->nlangs; l++) {
+        st->fell_back_language[l] = fb < 0 || l == fb ? st->langs[l]
+            : apr_pstrcat(p, st->langs[l], ", ", st->langs[fb], NULL);
+    }
+    st->untranslated = profile_untranslated_count(root, st->langs,
+                                                  st->nlangs, p);
 }
 
 /* ------------------------------------------------------------------ */
@@ -306,6 +339,7 @@ apr_status_t profile_store_parse_opts(profile_store_t **out,
     st->compressed = o->compress;
     st->nlangs = nlangs;
     st->langs = langs;
+    set_languages(st, root, p);
     /* One job per body: profile and contact, and per collection its
      * elements and itself, in every language. */
     njobs = 2;
@@ -368,86 +402,6 @@ apr_status_t profile_store_estimate(profile_estimate_t *out,
     profile_estimate(out, root, langs, nlangs, len);
     json_decref(root);
     return APR_SUCCESS;
-}
-
-apr_status_t profile_pool_create_own(apr_pool_t **out, apr_pool_t *parent)
-{
-    apr_allocator_t *alloc;
-    apr_status_t rv;
-
-    *out = NULL;
-    if ((rv = apr_allocator_create(&alloc)) != APR_SUCCESS) {
-        return rv;
-    }
-    if ((rv = apr_pool_create_ex(out, parent, NULL, alloc)) != APR_SUCCESS) {
-        apr_allocator_destroy(alloc);
-        *out = NULL;
-        return rv;
-    }
-    apr_allocator_owner_set(alloc, *out);
-    return APR_SUCCESS;
-}
-
-apr_status_t profile_data_open(apr_file_t **f, apr_finfo_t *fi,
-                               const char **why, const char *path,
-                               apr_pool_t *p)
-{
-    const apr_int32_t wanted = APR_FINFO_TYPE | APR_FINFO_SIZE
-                               | APR_FINFO_MTIME | APR_FINFO_DEV
-                               | APR_FINFO_INODE;
-    apr_finfo_t opened;
-    apr_status_t rv;
-    char ebuf[256];
-
-    *f = NULL;
-    *why = NULL;
-    /* The type first, through any link: opening a FIFO blocks until a
-     * writer comes, and a device reads forever. */
-    rv = apr_stat(fi, path, wanted, p);
-    if (rv != APR_SUCCESS && rv != APR_INCOMPLETE) {
-        *why = apr_pstrcat(p, "cannot read the data file: ",
-                           apr_strerror(rv, ebuf, sizeof(ebuf)), NULL);
-        return rv;
-    }
-    if (fi->filetype != APR_REG) {
-        *why = apr_pstrcat(p, "the data file is not a regular file (",
-                           fi->filetype == APR_DIR ? "a directory"
-                           : fi->filetype == APR_PIPE ? "a FIFO"
-                           : fi->filetype == APR_CHR
-                             || fi->filetype == APR_BLK ? "a device"
-                           : fi->filetype == APR_SOCK ? "a socket"
-                           : "not a file", "): only a regular file is read",
-                           NULL);
-        return APR_EBADF;
-    }
-    /* Without blocking, should the path have become a FIFO since; and it
-     * must still be the file just looked at. */
-    rv = apr_file_open(f, path, APR_FOPEN_READ | APR_FOPEN_BINARY
-                       | APR_FOPEN_NONBLOCK, APR_OS_DEFAULT, p);
-    if (rv == APR_SUCCESS) {
-        rv = apr_file_info_get(&opened, wanted, *f);
-        if (rv == APR_INCOMPLETE) {
-            rv = APR_SUCCESS;
-        }
-    }
-    if (rv != APR_SUCCESS) {
-        *why = apr_pstrcat(p, "cannot read the data file: ",
-                           apr_strerror(rv, ebuf, sizeof(ebuf)), NULL);
-    }
-    else if (opened.filetype != APR_REG || opened.device != fi->device
-             || opened.inode != fi->inode) {
-        *why = "the data file was replaced while it was opened";
-        rv = APR_EBADF;
-    }
-    else {
-        *fi = opened;
-        return APR_SUCCESS;
-    }
-    if (*f != NULL) {
-        apr_file_close(*f);
-        *f = NULL;
-    }
-    return rv;
 }
 
 apr_status_t profile_store_load(profile_store_t **out, const char **errmsg,

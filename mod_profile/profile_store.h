@@ -35,6 +35,9 @@ typedef struct {
     apr_size_t len;
     const char *etag;
     unsigned char sha1[20];     /* SHA-1 of the bytes (ETag's source) */
+    int fell_back;              /* 1: it holds a value served in the
+                                 * fallback language, the one it is in
+                                 * lacking it (CONTRACT §4, §9) */
     profile_bytes_t coded[PROFILE_ENC_COUNT]; /* [GZIP], [BR]; [0] unused */
 } profile_body_t;
 
@@ -83,7 +86,7 @@ typedef enum {
 #if defined(PROFILE_TEST_LAYOUT_VARIANT)
 #define PROFILE_STORE_LAYOUT 1001
 #else
-#define PROFILE_STORE_LAYOUT 1
+#define PROFILE_STORE_LAYOUT 2
 #endif
 
 typedef struct {
@@ -98,13 +101,19 @@ typedef struct {
                                  * still hold them? */
     int nlangs;
     const char **langs;         /* declared order; [0] is the default */
+    int fallback;               /* the fallback language's index in
+                                 * langs; -1: the file names none */
+    const char **fell_back_language; /* [nlangs]: the Content-Language of
+                                 * a body that fell back ("es, en") */
+    apr_size_t *untranslated;   /* [nlangs]: the texts untranslated in
+                                 * each language (profile_untranslated.h) */
     profile_body_t *profile;    /* [nlangs] */
     profile_body_t *contact;    /* [nlangs] */
     profile_coll_t coll[PROFILE_COLL_COUNT];
 } profile_store_t;
 
-/* Opens the data file at `path` for reading, only if it is a regular
- * file (CONTRACT §9): its type is looked at first, through any link, it
+/* Opens the data file at `path` for reading (profile_data.c), only if
+ * it is a regular file (CONTRACT §9): its type is looked at first, through any link, it
  * is opened without blocking and must be the file looked at.  Sets *fi
  * (type, size, mtime, device, inode).  On failure, *why says it in one
  * line and *f is NULL: APR_EBADF for a file that is not regular (or
@@ -143,8 +152,8 @@ apr_status_t profile_store_parse_opts(profile_store_t **out,
                                       const profile_load_opts_t *opts,
                                       apr_pool_t *p);
 
-/* A pool under `parent` with an allocator of its own, destroyed with
- * it: what it freed goes back to malloc, where the allocator of a
+/* A pool under `parent` with an allocator of its own (profile_data.c),
+ * destroyed with it: what it freed goes back to malloc, where the allocator of a
  * long-lived parent would keep it on its free list for good.  Only one
  * thread at a time may allocate from it (the allocator has no mutex). */
 apr_status_t profile_pool_create_own(apr_pool_t **out, apr_pool_t *parent);

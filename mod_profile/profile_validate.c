@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_validate.c -- the data file's validation (CONTRACT §9): the
- * languages it declares, every value against the schema tables of
- * profile_schema.c (kinds, required and unknown keys, translations,
- * lists given per language, id and kind patterns, no nulls), and unique
- * ids per collection.  Every problem is counted, and the first ones are
- * kept with their JSON paths, in the order of the file (jansson keeps
- * members in file order, and the walk follows it); a value of the wrong type is one problem and is not
- * descended into.  A rule is changed here; which fields exist is changed
- * in profile_schema.c.
+ * languages it declares and its fallback, every value against the
+ * schema tables of profile_schema.c (kinds, required and unknown keys,
+ * translations, lists given per language, id and kind patterns, no
+ * nulls), and unique ids per collection.  Every problem is counted, and
+ * the first ones are kept with their JSON paths, in the order of the
+ * file (jansson keeps members in file order, and the walk follows it);
+ * a value of the wrong type is one problem and is not descended into.
+ * A rule is changed here; which fields exist is changed in
+ * profile_schema.c.
  *
  * Pure core: no httpd headers.
  */
@@ -26,6 +27,9 @@
 #include "profile_url.h"
 #include "profile_validate.h"
 
+/* What a value is, for messages: "an object", "a string", ... */
+#define type_name(v) profile_schema_type_name(v)
+
 /* A JSON path, built on the stack as validation descends. */
 typedef struct path {
     const struct path *up;
@@ -39,6 +43,9 @@ typedef struct {
     const char **langs;
     int langs_ok;               /* 0: the declaration is bad, so which
                                  * translations a text needs is unknown */
+    int fallback;               /* the fallback's index; -1: none; -2: a
+                                 * bad one, so which translations a text
+                                 * may lack is unknown */
     profile_problems_t *problems;
     profile_problems_t *lang_problems;  /* the declaration's, listed where
                                          * "languages" stands in the file */
@@ -81,50 +88,10 @@ static int fail(vctx_t *c, const path_t *at, const char *fmt, ...)
     return -1;
 }
 
-static const char *type_name(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT:
-        return "an object";
-    case JSON_ARRAY:
-        return "an array";
-    case JSON_STRING:
-        return "a string";
-    case JSON_INTEGER:
-    case JSON_REAL:
-        return "a number";
-    case JSON_TRUE:
-    case JSON_FALSE:
-        return "a boolean";
-    default:
-        return "null";
-    }
-}
-
 static const char *quoted(vctx_t *c, const char *s)
 {
     return apr_psprintf(c->p, "\"%s\"",
                         profile_text_printable(s, strlen(s), 64, c->p));
-}
-
-static int matches_pattern(const char *s, int kind_pattern)
-{
-    const char *q;
-
-    if (kind_pattern ? !apr_islower(*s) : !apr_isalnum(*s)) {
-        return 0;
-    }
-    for (q = s + 1; *q; q++) {
-        if (kind_pattern) {
-            if (!apr_islower(*q) && !apr_isdigit(*q) && *q != '-') {
-                return 0;
-            }
-        }
-        else if (!apr_isalnum(*q) && !strchr("._~-", *q)) {
-            return 0;
-        }
-    }
-    return 1;
 }
 
 static int lang_index(vctx_t *c, const char *tag)
@@ -152,6 +119,14 @@ static const char *declared(vctx_t *c)
 static int check_object(vctx_t *c, const profile_field_t *fields, json_t *v,
                         const path_t *at);
 
+/* Whether a text or a list given per language that lacks language i is
+ * a problem (CONTRACT §9): always without a fallback; with one, only
+ * when i is the fallback. */
+static int needs(vctx_t *c, int i)
+{
+    return c->langs_ok && (c->fallback == -1 || c->fallback == i);
+}
+
 static int check_text(vctx_t *c, json_t *v, const path_t *at)
 {
     const char *key;
@@ -178,8 +153,10 @@ static int check_text(vctx_t *c, json_t *v, const path_t *at)
         }
     }
     for (i = 0; c->langs_ok && i < c->nlangs; i++) {
-        if (json_object_get(v, c->langs[i]) == NULL) {
-            rv = fail(c, at, "missing translation \"%s\"", c->langs[i]);
+        if (needs(c, i) && json_object_get(v, c->langs[i]) == NULL) {
+            rv = fail(c, at, "missing translation \"%s\"%s", c->langs[i],
+                      c->fallback == i ? " (the fallback language, which "
+                      "every text has)" : "");
         }
     }
     return rv;
@@ -239,10 +216,12 @@ static int check_textlist(vctx_t *c, json_t *v, const path_t *at)
         }
     }
     for (l = 0; c->langs_ok && l < c->nlangs; l++) {
-        if (json_object_get(v, c->langs[l]) == NULL) {
-            rv = fail(c, at, "missing the list in \"%s\" (a list given per "
-                      "language has one array per declared language)",
-                      c->langs[l]);
+        if (needs(c, l) && json_object_get(v, c->langs[l]) == NULL) {
+            rv = fail(c, at, "missing the list in \"%s\" (%s)", c->langs[l],
+                      c->fallback == l ? "the fallback language, whose "
+                      "array every list given per language has"
+                      : "a list given per language has one array per "
+                      "declared language");
         }
     }
     return rv;
@@ -295,11 +274,12 @@ static int check_value(vctx_t *c, const profile_field_t *f, json_t *v,
     if (json_is_null(v)) {
         static const char *const expected[] = {
             "a text value",
-            "an array of text values, or an object with one array per "
-            "language",
+            ("an array of text values, or an object with one array per "
+             "language"),
             "an id",
             "a kind", "a string", "an object", "an array of objects",
-            "an array of language tags", "a string (the schema's URL)"
+            "an array of language tags", "a string (the schema's URL)",
+            "a language tag (one of the file's languages)"
         };
         return fail(c, at, "null is not allowed (expected %s)",
                     expected[f->kind]);
@@ -321,13 +301,13 @@ static int check_value(vctx_t *c, const profile_field_t *f, json_t *v,
                         "every language), found %s", f->name, type_name(v));
         }
         if (f->kind == PROFILE_K_ID
-            && !matches_pattern(json_string_value(v), 0)) {
+            && !profile_schema_pattern(json_string_value(v), f->kind)) {
             return fail(c, at, "bad id %s: ids match "
                         "[A-Za-z0-9][A-Za-z0-9._~-]*",
                         quoted(c, json_string_value(v)));
         }
         if (f->kind == PROFILE_K_KIND
-            && !matches_pattern(json_string_value(v), 1)) {
+            && !profile_schema_pattern(json_string_value(v), f->kind)) {
             return fail(c, at, "bad kind %s: kinds match [a-z][a-z0-9-]*",
                         quoted(c, json_string_value(v)));
         }
@@ -370,6 +350,18 @@ static int check_value(vctx_t *c, const profile_field_t *f, json_t *v,
          * here, where the declaration stands in the file. */
         profile_problems_cat(c->problems, c->lang_problems);
         return c->lang_problems->total ? -1 : 0;
+    case PROFILE_K_FALLBACK:
+        /* Found first, by find_fallback(), and judged here. */
+        if (!json_is_string(v)) {
+            return fail(c, at, "expected a language tag (one of the "
+                        "file's languages), found %s", type_name(v));
+        }
+        if (c->langs_ok && c->fallback < 0) {
+            return fail(c, at, "the fallback %s is not one of the file's "
+                        "languages (%s)", quoted(c, json_string_value(v)),
+                        declared(c));
+        }
+        return 0;
     }
     return 0;
 }
@@ -399,6 +391,7 @@ static int check_object(vctx_t *c, const profile_field_t *fields, json_t *v,
     for (f = fields; f->name; f++) {
         path_t here = {.up = at, .key = f->name};
         if (f->kind != PROFILE_K_LANGS && f->kind != PROFILE_K_SCHEMA
+            && f->kind != PROFILE_K_FALLBACK
             && json_object_get(v, f->name) == NULL) {
             rv = fail(c, &here, "missing required field \"%s\"", f->name);
         }
@@ -455,36 +448,19 @@ static int check_languages(vctx_t *c, json_t *root)
     return 0;
 }
 
-profile_problems_t *profile_problems_make(apr_pool_t *p, int keep)
+/* The fallback's index (vctx_t.fallback), before any text is judged by
+ * it; its problems are said where it stands (check_value). */
+static int find_fallback(vctx_t *c, json_t *root)
 {
-    profile_problems_t *pr = apr_palloc(p, sizeof(*pr));
-
-    pr->keep = keep > 0 ? keep : 1;
-    pr->list = apr_array_make(p, pr->keep < 16 ? pr->keep : 16,
-                              sizeof(profile_data_problem_t));
-    pr->total = 0;
-    return pr;
-}
-
-profile_data_problem_t *profile_problems_add(profile_problems_t *to)
-{
-    to->total++;
-    if (to->list->nelts >= to->keep) {
-        return NULL;
-    }
-    return apr_array_push(to->list);
-}
-
-void profile_problems_cat(profile_problems_t *to,
-                          const profile_problems_t *from)
-{
+    json_t *v = json_object_get(root, "fallback");
     int i;
 
-    for (i = 0; i < from->list->nelts && to->list->nelts < to->keep; i++) {
-        *(profile_data_problem_t *)apr_array_push(to->list) =
-            APR_ARRAY_IDX(from->list, i, profile_data_problem_t);
+    if (v == NULL) {
+        return -1;
     }
-    to->total += from->total;
+    i = json_is_string(v) && c->langs_ok
+        ? lang_index(c, json_string_value(v)) : -1;
+    return i >= 0 ? i : -2;
 }
 
 apr_size_t profile_validate(json_t *root, const char ***langs, int *nlangs,
@@ -502,6 +478,7 @@ apr_size_t profile_validate(json_t *root, const char ***langs, int *nlangs,
     c.problems = c.lang_problems;
     c.langs_ok = check_languages(&c, root) == 0;
     c.problems = problems;
+    c.fallback = find_fallback(&c, root);
     check_object(&c, profile_schema_top, root, NULL);
     if (problems->total > before) {
         return problems->total - before;
@@ -509,41 +486,4 @@ apr_size_t profile_validate(json_t *root, const char ***langs, int *nlangs,
     *langs = c.langs;
     *nlangs = c.nlangs;
     return 0;
-}
-
-const char *profile_data_problem_line(const profile_data_problem_t *pr,
-                                      const char *name, apr_pool_t *p)
-{
-    if (pr->line > 0 && pr->path != NULL) {
-        return apr_psprintf(p, "%s:%d:%d: %s: %s", name, pr->line,
-                            pr->column, pr->path, pr->text);
-    }
-    if (pr->line > 0) {
-        return apr_psprintf(p, "%s:%d:%d: %s", name, pr->line, pr->column,
-                            pr->text);
-    }
-    if (pr->path != NULL) {
-        return apr_psprintf(p, "%s: %s: %s", name, pr->path, pr->text);
-    }
-    return apr_psprintf(p, "%s: %s", name, pr->text);
-}
-
-const char *profile_data_problems_message(const profile_problems_t *problems,
-                                          int shown, const char *name,
-                                          apr_pool_t *p)
-{
-    apr_array_header_t *lines = apr_array_make(p, shown + 1, sizeof(char *));
-    int i;
-
-    for (i = 0; i < problems->list->nelts && i < shown; i++) {
-        APR_ARRAY_PUSH(lines, const char *) = profile_data_problem_line(
-            &APR_ARRAY_IDX(problems->list, i, profile_data_problem_t), name,
-            p);
-    }
-    if (problems->total > (apr_size_t)i) {
-        APR_ARRAY_PUSH(lines, const char *) =
-            apr_psprintf(p, "and %" APR_SIZE_T_FMT " more",
-                         problems->total - (apr_size_t)i);
-    }
-    return apr_array_pstrcat(p, lines, '\n');
 }

@@ -28,12 +28,16 @@
 typedef struct {
     jr_ctx_t c;
     const char *lang;
+    const char *fallback;       /* the file's (CONTRACT §9), or NULL */
+    int fell;
 } jr_export_t;
 
-/* Text value v in the export's language. */
+/* Text value v in the export's language, as the API serves it: its
+ * fallback's where it has none. */
 static const char *tx(jr_export_t *ex, json_t *v)
 {
-    const char *s = json_string_value(profile_schema_text(v, ex->lang));
+    const char *s = json_string_value(profile_schema_served(
+                        v, ex->lang, ex->fallback, &ex->fell));
 
     return s ? s : "";
 }
@@ -48,7 +52,9 @@ static const char *txk(jr_export_t *ex, json_t *obj, const char *key)
  * §9). */
 static json_t *tx_list(jr_export_t *ex, json_t *list)
 {
-    json_t *arr = profile_schema_textlist(list, ex->lang), *out = json_array();
+    json_t *arr = profile_schema_served_list(list, ex->lang, ex->fallback,
+                                             &ex->fell);
+    json_t *out = json_array();
     json_t *v;
     size_t i;
 
@@ -266,6 +272,7 @@ json_t *pc_jr_export_doc(jr_ctx_t *c, json_t *data, const char *lang)
 
     exs.c = *c;
     exs.lang = lang;
+    exs.fallback = json_string_value(json_object_get(data, "fallback"));
     json_object_set_new(doc, "basics", export_basics(ex, data));
     json_object_set_new(doc, "work",
                         export_array(ex, data, "experience", export_work));

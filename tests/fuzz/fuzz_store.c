@@ -97,17 +97,19 @@ static json_t *check_body(const profile_body_t *b, json_type type,
 
 /* Number of keys the filters search in one element of collection k in
  * language `lang`: a list given per language (CONTRACT §9) counts that
- * language's items. */
-static size_t expected_keys(int k, json_t *el, const char *lang)
+ * language's items, or the fallback's where it has none. */
+static size_t expected_keys(int k, json_t *el, const char *lang,
+                            const char *fallback)
 {
-    json_t *skills;
+    json_t *skills, *own;
 
     switch (k) {
     case PROFILE_COLL_SKILLS:
         skills = json_object_get(el, "skills");
-        return 1 + json_array_size(json_is_array(skills)
-                                   ? skills
-                                   : json_object_get(skills, lang));
+        own = json_object_get(skills, lang);
+        return 1 + json_array_size(json_is_array(skills) ? skills
+                                   : own != NULL ? own
+                                   : json_object_get(skills, fallback));
     case PROFILE_COLL_EXPERIENCE:
     case PROFILE_COLL_CASE_STUDIES:
         return 1;
@@ -126,6 +128,7 @@ static void check_answer(const profile_store_t *st, const char *path,
                            .cache_control = NULL, .compress = 1};
     profile_request_t req;
     profile_response_t resp;
+    const char *cl;
 
     memset(&req, 0, sizeof(req));
     req.method = PROFILE_M_GET;
@@ -138,11 +141,23 @@ static void check_answer(const profile_store_t *st, const char *path,
     FUZZ_CHECK(resp.lang == lang, "%s: language %d, not %d", path,
                resp.lang, lang);
     /* An error's text is English or Spanish: its label says which
-     * (CONTRACT §7). */
-    FUZZ_CHECK(strcmp(apr_table_get(resp.headers, "Content-Language"),
-                      resp.status >= 400
-                      ? profile_problem_lang(st->langs[lang])
-                      : st->langs[lang]) == 0, "%s: Content-Language", path);
+     * (CONTRACT §7); a body holding a value of the fallback names it
+     * after the language (§4). */
+    cl = apr_table_get(resp.headers, "Content-Language");
+    FUZZ_CHECK(strcmp(cl, resp.status >= 400
+                          ? profile_problem_lang(st->langs[lang])
+                          : want != NULL && want->fell_back
+                          ? st->fell_back_language[lang]
+                          : want != NULL ? st->langs[lang] : cl) == 0
+               && (resp.status >= 400 || strcmp(cl, st->langs[lang]) == 0
+                   || strcmp(cl, st->fell_back_language[lang]) == 0),
+               "%s: Content-Language %s", path, cl);
+    FUZZ_CHECK(st->fallback < 0 || lang == st->fallback
+               ? strcmp(st->fell_back_language[lang], st->langs[lang]) == 0
+               : strcmp(st->fell_back_language[lang],
+                        apr_pstrcat(p, st->langs[lang], ", ",
+                                    st->langs[st->fallback], NULL)) == 0,
+               "fell back language %s", st->fell_back_language[lang]);
     if (want != NULL) {
         int e = want->coded[PROFILE_ENC_GZIP].data ? PROFILE_ENC_GZIP
                 : want->coded[PROFILE_ENC_BR].data ? PROFILE_ENC_BR
@@ -169,11 +184,17 @@ static void check_store(const profile_store_t *st, const uint8_t *data,
                         size_t size, int compressed, apr_pool_t *p)
 {
     json_t *src = json_loadb((const char *)data, size, 0, NULL);
+    const char *fb = st->fallback >= 0 ? st->langs[st->fallback] : NULL;
     int l, k, i, j;
 
     FUZZ_CHECK(src != NULL, "accepted a file jansson cannot read");
     FUZZ_CHECK(st->nlangs >= 1 && st->nlangs <= 16, "%d languages",
                st->nlangs);
+    /* A fallback is one of the languages, named by the file; without one
+     * no body holds a value of another language (below). */
+    FUZZ_CHECK(st->fallback < st->nlangs
+               && (fb == NULL) == (json_object_get(src, "fallback") == NULL),
+               "fallback %d", st->fallback);
     FUZZ_CHECK(strcmp(st->path, NAME) == 0, "path %s", st->path);
     FUZZ_CHECK(st->compressed == compressed, "compressed %d",
                st->compressed);
@@ -192,6 +213,9 @@ static void check_store(const profile_store_t *st, const uint8_t *data,
         }
     }
     for (l = 0; l < st->nlangs; l++) {
+        FUZZ_CHECK(fb != NULL || (!st->profile[l].fell_back
+                                  && !st->contact[l].fell_back),
+                   "a body fell back without a fallback");
         json_decref(check_body(&st->profile[l], JSON_OBJECT, 1, 0,
                                "profile", p));
         json_decref(check_body(&st->contact[l], JSON_OBJECT, 1, 0,
@@ -207,6 +231,9 @@ static void check_store(const profile_store_t *st, const uint8_t *data,
         for (l = 0; l < st->nlangs; l++) {
             json_t *all = check_body(&c->all[l], JSON_ARRAY, 1, 0,
                                      coll_keys[k], p);
+
+            FUZZ_CHECK(fb != NULL || !c->all[l].fell_back,
+                       "%s fell back without a fallback", coll_keys[k]);
 
             FUZZ_CHECK(json_array_size(all) == (size_t)c->nitems,
                        "%s: %zu rendered of %d", coll_keys[k],
@@ -238,16 +265,16 @@ static void check_store(const profile_store_t *st, const uint8_t *data,
             for (l = 0; l < st->nlangs; l++) {
                 json_decref(check_body(&it->body[l], JSON_OBJECT,
                                        it->id != NULL, 1, coll_keys[k], p));
-                if (expected_keys(k, el, st->langs[l]) > 0) {
+                if (expected_keys(k, el, st->langs[l], fb) > 0) {
                     size_t n = 0;
 
                     while (it->keys[l][n] != NULL) {
                         n++;
                     }
-                    FUZZ_CHECK(n == expected_keys(k, el, st->langs[l]),
+                    FUZZ_CHECK(n == expected_keys(k, el, st->langs[l], fb),
                                "%s[%d]: %zu search keys, not %zu",
                                coll_keys[k], i, n,
-                               expected_keys(k, el, st->langs[l]));
+                               expected_keys(k, el, st->langs[l], fb));
                 }
             }
         }

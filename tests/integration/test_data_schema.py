@@ -297,6 +297,29 @@ CASES = {
         _then(_languages(["en"], lambda t: {"en": t["en"]}),
               ["experience", 0, "highlights"], {"en": [], "en-GB": []}),
         False, "$.experience[0].highlights:"),
+    # -- a fallback language (CONTRACT §9, revised 2026-11-26)
+    "fallback_en": (_set(["fallback"], "en"), True),
+    "fallback_en_texts_lack_es": (
+        _then(_then(_set(["fallback"], "en"), ["profile", "headline"],
+                    {"en": "x"}),
+              ["experience", 1, "highlights"], {"en": ["a"]}), True),
+    "fallback_es_texts_lack_en": (
+        _then(_set(["fallback"], "es"), ["metrics", 0, "label"],
+              {"es": "x"}), True),
+    "fallback_other_languages": (
+        _then(_then(_languages(["en", "fr"], lambda t: {"en": t["en"]}),
+                    ["fallback"], "en"), ["profile", "headline"],
+              {"en": "x", "fr": "y"}), True),
+    "fallback_undeclared": (_set(["fallback"], "de"), False,
+                            "$.fallback:"),
+    "fallback_with_region": (_set(["fallback"], "en-GB"), False,
+                             "$.fallback:"),
+    "fallback_not_a_string": (_set(["fallback"], ["en"]), False,
+                              "$.fallback:"),
+    "fallback_null": (_set(["fallback"], None), False, "$.fallback:"),
+    "fallback_missing_translation_without_it": (
+        _set(["profile", "headline"], {"en": "x"}), False,
+        "$.profile.headline:"),
     # -- links (CONTRACT §9, revised 2026-11-26)
     "url_empty": (_set(["experience", 0, "companyUrl"], ""), True),
     "url_scheme_in_capitals": (_set(["contact", "links", 0, "url"],
@@ -422,6 +445,21 @@ BEYOND_THE_SCHEMA = {
               ["experience", 0, "highlights"], {"en": ["x"]}),
         "which arrays a list given per language needs depends on the "
         "file's own `languages`; the schema knows only the default en/es"),
+    "fallback_text_lacks_the_fallback": (
+        _then(_set(["fallback"], "es"), ["profile", "headline"],
+              {"en": "x"}),
+        "with a fallback, the translations a text value needs depend on "
+        "which language `fallback` names"),
+    "fallback_undeclared_language_in_text": (
+        _then(_set(["fallback"], "en"), ["profile", "headline"],
+              {"en": "x", "fr": "y"}),
+        "as above: with a fallback the schema checks no translations"),
+    "fallback_not_one_of_other_languages": (
+        _then(_languages(["en", "fr"], lambda t: {"en": t["en"],
+                                                  "fr": t["es"]}),
+              ["fallback"], "de"),
+        "the allowed values depend on the file's own `languages`; the "
+        "schema knows only the default en/es"),
     "nul_in_string": (
         _set(["profile", "name"], "Ana\u0000Ruiz"),
         "JSON allows \\u0000 in strings; the loader (jansson) refuses it"),

@@ -4,7 +4,8 @@ docs/operations.md "Prometheus"):
 
 * the text exposition format 0.0.4, never cached, GET and HEAD only;
 * per data file: stale and unavailable gauges, the time and duration of
-  the load served, records per collection; the module's version as
+  the load served, records per collection, untranslated texts per
+  language; the module's version as
   profile_build_info; all agreeing with the JSON status in every state
   (fresh, kept unchanged, stale after a bad reload, never loaded);
 * `promtool check metrics` accepts every state, and the shipped alerting
@@ -107,6 +108,9 @@ def expected(st):
         for c in COLLECTIONS:
             out[("profile_data_records", (("collection", c),) + lab)] = \
                 float(f["records"][c])
+        for lang, n in f["untranslated"].items():
+            out[("profile_data_untranslated_texts", lab
+                 + (("language", lang),))] = float(n)
     return out
 
 

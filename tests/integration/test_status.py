@@ -201,6 +201,8 @@ def test_json_status_names_each_file_and_what_it_holds(site, sample):
                                "changed": False}
         assert f["badData"] == "keep"
         assert f["languages"] == data["languages"]
+        assert f["fallback"] is None
+        assert f["untranslated"] == {lang: 0 for lang in data["languages"]}
         assert f["records"] == {k: len(data[k]) for k in COLLECTIONS}
         assert f["representations"]["identity"] == representations(data)
     assert main["bytes"]["identity"] == \
@@ -429,7 +431,7 @@ def test_file_that_never_loaded_says_it_answers_503(make_httpd, workdir):
             "because: " + f["error"]
         assert f["error"].startswith(path + ":1:")
         assert f["loaded"] is None and f["loadedAt"] is None
-        assert "records" not in f
+        assert "records" not in f and "untranslated" not in f
         assert auto_lines(server)["ProfileUnavailable"] == "1"
         # The page has the section, and the child serving it survives.
         page = server.get("/server-status")
@@ -576,6 +578,7 @@ Profile data files (mod_profile {version}):
   {a}
     languages: en es; records: skills 5, experience 4, education 3, \
 caseStudies 3, metrics 5
+    untranslated texts: en 0, es 0
     ProfileData on line {line_a} of {conf}, <Location /api/v1>, \
 a.test:{port}
       API base /api/v1, bad=keep (default), compress=on (default)
@@ -587,6 +590,7 @@ a.test:{port}
   {b}
     languages: en es; records: skills 1, experience 1, education 1, \
 caseStudies 1, metrics 1
+    untranslated texts: en 0, es 0
     ProfileData on line {line_b} of {conf}, <Location /people/b/api/v1>, \
 b.test:{port}
       API base /people/b/api/v1, bad=refuse (ProfileBadData refuse on \

@@ -95,7 +95,7 @@ static void store_counts_records_and_representations(void **state)
         o, "representations"), "identity")), reps);
     assert_true(json_integer_value(json_object_get(json_object_get(
         o, "bytes"), "gzip")) > 0);
-    assert_has(profile_report_records(o, p), "experience ");
+    assert_has(profile_report_counts(o, "records", p), "experience ");
     assert_has(profile_report_codings(o, p), "identity ");
     assert_has(profile_report_codings(o, p), " bytes); gzip ");
     json_decref(o);
@@ -104,7 +104,7 @@ static void store_counts_records_and_representations(void **state)
     assert_int_equal(json_integer_value(json_object_get(json_object_get(
         o, "representations"), "br")), 0);
     json_decref(o);
-    assert_null(profile_report_records(NULL, p));
+    assert_null(profile_report_counts(NULL, "records", p));
     assert_null(profile_report_codings(NULL, p));
 }
 
