@@ -14,6 +14,9 @@
  * status is 1 when a file has problems (the loader's APR_EINVAL: the
  * memory estimate's refusal is one), 2 when one cannot be read at all
  * (any other status of the loader, or not a regular file: pc_input.c).
+ * Then, on standard error, for each file that untranslated can read
+ * (pc_texts.h), one line per language but the source one: how many of
+ * its texts are untranslated; they are not problems (CONTRACT §9).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +28,7 @@
 
 #include "profilectl.h"
 #include "pc_input.h"
+#include "pc_texts.h"
 #include "profile_validate.h"
 
 /* How many problems of one file are listed before "and N more". */
@@ -87,6 +91,7 @@ int pc_cmd_check(int argc, char **argv)
         }
         else if ((lrv = profile_store_load(&unused, &err, file, &opts, p))
                  == APR_SUCCESS) {
+            pc_untranslated_counts(file, p);
             continue;
         }
         /* The loader says APR_EINVAL for problems in the data, the
@@ -137,6 +142,9 @@ int pc_cmd_check(int argc, char **argv)
             else {
                 printf("%s\n", profile_data_problem_line(pr, file, p));
             }
+        }
+        if (lrv == APR_EINVAL) {
+            pc_untranslated_counts(file, p);
         }
     }
     if (as_json) {
