@@ -100,7 +100,9 @@ static void apply(import_t *im, po_message_t m)
                                    shown(src, im->p)));
         return;
     }
+    /* A copy: setting the translation frees the string it was. */
     cur = pc_text_get(&st, im->tx, t, im->lang, im->p);
+    cur = cur ? apr_pstrdup(im->p, cur) : NULL;
     pc_text_set(im->tx, t, im->lang, str);
     im->applied++;
     /* A list compares as its items, one per line, as it was set. */

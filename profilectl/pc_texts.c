@@ -164,9 +164,10 @@ static void walk_record(walk_t *w, const char *record,
         else if (f->kind == PROFILE_K_TEXTLIST && json_is_array(v)) {
             json_array_foreach(v, i, el) {
                 if (json_is_object(el)) {
-                    add(w, record, apr_psprintf(w->p, "%s[%zu]", f->name, i),
-                        apr_psprintf(w->p, "%s[%zu]", fpath, i), v, NULL, i,
-                        0);
+                    add(w, record, apr_psprintf(w->p, "%s[%" APR_SIZE_T_FMT
+                                                "]", f->name, i),
+                        apr_psprintf(w->p, "%s[%" APR_SIZE_T_FMT "]", fpath,
+                                     i), v, NULL, i, 0);
                 }
             }
         }
@@ -186,7 +187,8 @@ static void walk_list(walk_t *w, const char *coll,
     json_array_foreach(list, i, el) {
         if (json_is_object(el)) {
             walk_record(w, record_key(w, coll, fields, el), fields, el,
-                        apr_psprintf(w->p, "%s[%zu]", path, i));
+                        apr_psprintf(w->p, "%s[%" APR_SIZE_T_FMT "]", path,
+                                     i));
         }
     }
 }
@@ -492,41 +494,4 @@ const char *pc_texts_target(const pc_texts_t *tx, const char *lang,
                                          : "the first it declares", all);
     }
     return NULL;
-}
-
-void pc_texts_count(int *total, int *untranslated, const pc_texts_t *tx,
-                    const char *lang, apr_pool_t *p)
-{
-    pc_tr_state_e st;
-    int i;
-
-    *total = *untranslated = 0;
-    for (i = 0; i < tx->texts->nelts; i++) {
-        pc_text_get(&st, tx, &APR_ARRAY_IDX(tx->texts, i, pc_text_t), lang,
-                    p);
-        *total += st != PC_TR_NONE;
-        *untranslated += st == PC_TR_MISSING || st == PC_TR_EMPTY;
-    }
-}
-
-void pc_untranslated_counts(const char *file, apr_pool_t *p)
-{
-    pc_texts_t *tx;
-    int l, total, n;
-
-    if (pc_input_check(&(const char *){NULL}, file, p) < 0
-        || pc_texts_load(&tx, NULL, file, p) != PC_EXIT_OK) {
-        return;
-    }
-    for (l = 0; l < tx->nlangs; l++) {
-        if (strcmp(tx->langs[l], tx->source) == 0) {
-            continue;
-        }
-        pc_texts_count(&total, &n, tx, tx->langs[l], p);
-        fprintf(stderr, "%s: %s: %d of %d texts untranslated%s\n", file,
-                tx->langs[l], n, total, n ? apr_psprintf(
-                    p, " (%s untranslated --lang %s %s lists them)",
-                    pc_progname, tx->langs[l], file) : "");
-    }
-    json_decref(tx->root);
 }

@@ -26,6 +26,7 @@
 #include <jansson.h>
 
 #include "profilectl.h"
+#include "pc_input.h"
 #include "pc_texts.h"
 
 #define UNTRANSLATED_USAGE \
@@ -135,4 +136,41 @@ int pc_cmd_untranslated(int argc, char **argv)
     json_decref(tx->root);
     apr_pool_destroy(p);
     return n > 0 ? PC_EXIT_PROBLEMS : PC_EXIT_OK;
+}
+
+void pc_texts_count(int *total, int *untranslated, const pc_texts_t *tx,
+                    const char *lang, apr_pool_t *p)
+{
+    pc_tr_state_e st;
+    int i;
+
+    *total = *untranslated = 0;
+    for (i = 0; i < tx->texts->nelts; i++) {
+        pc_text_get(&st, tx, &APR_ARRAY_IDX(tx->texts, i, pc_text_t), lang,
+                    p);
+        *total += st != PC_TR_NONE;
+        *untranslated += st == PC_TR_MISSING || st == PC_TR_EMPTY;
+    }
+}
+
+void pc_untranslated_counts(const char *file, apr_pool_t *p)
+{
+    pc_texts_t *tx;
+    int l, total, n;
+
+    if (pc_input_check(&(const char *){NULL}, file, p) < 0
+        || pc_texts_load(&tx, NULL, file, p) != PC_EXIT_OK) {
+        return;
+    }
+    for (l = 0; l < tx->nlangs; l++) {
+        if (strcmp(tx->langs[l], tx->source) == 0) {
+            continue;
+        }
+        pc_texts_count(&total, &n, tx, tx->langs[l], p);
+        fprintf(stderr, "%s: %s: %d of %d texts untranslated%s\n", file,
+                tx->langs[l], n, total, n ? apr_psprintf(
+                    p, " (%s untranslated --lang %s %s lists them)",
+                    pc_progname, tx->langs[l], file) : "");
+    }
+    json_decref(tx->root);
 }
