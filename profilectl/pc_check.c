@@ -46,6 +46,24 @@ static json_t *problem_json(const char *file,
                      "message", pr->text);
 }
 
+/* Are all of a file's problems missing translations (all kept)?  Then
+ * its untranslated texts are counted too. */
+static int only_missing(const profile_problems_t *pr)
+{
+    int k;
+
+    for (k = 0; k < pr->list->nelts; k++) {
+        const char *t = APR_ARRAY_IDX(pr->list, k,
+                                      profile_data_problem_t).text;
+
+        if (strncmp(t, "missing translation \"", 21) != 0
+            && strncmp(t, "missing the list in \"", 22) != 0) {
+            return 0;
+        }
+    }
+    return pr->total == (apr_size_t)k && k > 0;
+}
+
 int pc_cmd_check(int argc, char **argv)
 {
     static const apr_getopt_option_t options[] = {
@@ -57,6 +75,7 @@ int pc_cmd_check(int argc, char **argv)
     apr_status_t rv;
     const char *optarg;
     int optch, as_json = 0, status = PC_EXIT_OK, i;
+    apr_pool_t *fp;             /* one file's loading */
     json_t *all;
 
     os = pc_getopt(argc, argv, p);
@@ -69,7 +88,8 @@ int pc_cmd_check(int argc, char **argv)
                        pc_progname);
     }
     all = json_array();
-    for (i = os->ind; i < argc; i++) {
+    apr_pool_create(&fp, p);
+    for (i = os->ind; i < argc; i++, apr_pool_clear(fp)) {
         const char *file = os->argv[i];
         profile_load_opts_t opts = {.render = 0, .compress = 0,
                                     .max_size = 0, .problems = NULL};
@@ -89,9 +109,11 @@ int pc_cmd_check(int argc, char **argv)
             pr->text = err + strlen(file) + 2;
             lrv = APR_EGENERAL;
         }
-        else if ((lrv = profile_store_load(&unused, &err, file, &opts, p))
+        else if ((lrv = profile_store_load(&unused, &err, file, &opts, fp))
                  == APR_SUCCESS) {
-            pc_untranslated_counts(file, p);
+            /* The store is not kept: the counts read the file again. */
+            apr_pool_clear(fp);
+            pc_untranslated_counts(file, 1, fp);
             continue;
         }
         /* The loader says APR_EINVAL for problems in the data, the
@@ -143,8 +165,8 @@ int pc_cmd_check(int argc, char **argv)
                 printf("%s\n", profile_data_problem_line(pr, file, p));
             }
         }
-        if (lrv == APR_EINVAL) {
-            pc_untranslated_counts(file, p);
+        if (lrv == APR_EINVAL && only_missing(opts.problems)) {
+            pc_untranslated_counts(file, 0, fp);
         }
     }
     if (as_json) {

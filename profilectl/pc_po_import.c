@@ -59,6 +59,54 @@ static const char *shown(const char *s, apr_pool_t *p)
     return r;
 }
 
+/* Sets t's translation in `lang` to `text` (a list: one item per
+ * non-empty line), the object's languages in the declared order.
+ * Returns 0, or -1 when t is a plain value. */
+static int text_set(pc_texts_t *tx, const pc_text_t *t, const char *lang,
+                const char *text)
+{
+    json_t *v = pc_text_value(t), *ordered, *x;
+    const char *k;
+    int l;
+
+    if (!json_is_object(v)) {
+        return -1;
+    }
+    if (t->list) {
+        json_t *arr = json_array();
+        const char *line = text, *nl;
+
+        for (; *line; line = *nl ? nl + 1 : nl) {
+            nl = strchr(line, '\n');
+            nl = nl ? nl : line + strlen(line);
+            if (nl > line) {
+                json_array_append_new(arr, json_stringn(line,
+                                                        (size_t)(nl - line)));
+            }
+        }
+        json_object_set_new(v, lang, arr);
+    }
+    else {
+        json_object_set_new(v, lang, json_string(text));
+    }
+    /* The languages in their declared order, whatever was there. */
+    ordered = json_object();
+    for (l = 0; l < tx->nlangs; l++) {
+        if ((x = json_object_get(v, tx->langs[l])) != NULL) {
+            json_object_set(ordered, tx->langs[l], x);
+        }
+    }
+    json_object_foreach(v, k, x) {
+        if (json_object_get(ordered, k) == NULL) {
+            json_object_set(ordered, k, x);
+        }
+    }
+    json_object_clear(v);
+    json_object_update(v, ordered);
+    json_decref(ordered);
+    return 0;
+}
+
 static void apply(import_t *im, po_message_t m)
 {
     const char *ctx = po_message_msgctxt(m), *src, *cur, *str;
@@ -103,7 +151,7 @@ static void apply(import_t *im, po_message_t m)
     /* A copy: setting the translation frees the string it was. */
     cur = pc_text_get(&st, im->tx, t, im->lang, im->p);
     cur = cur ? apr_pstrdup(im->p, cur) : NULL;
-    pc_text_set(im->tx, t, im->lang, str);
+    text_set(im->tx, t, im->lang, str);
     im->applied++;
     /* A list compares as its items, one per line, as it was set. */
     im->changed += cur == NULL

@@ -284,6 +284,12 @@ static void print_problems(profile_problems_t *pr, const char *file,
 int pc_texts_load(pc_texts_t **out, const char *cmd, const char *file,
                   apr_pool_t *p)
 {
+    return pc_texts_read(out, cmd, file, 0, p);
+}
+
+int pc_texts_read(pc_texts_t **out, const char *cmd, const char *file,
+                  int valid, apr_pool_t *p)
+{
     profile_parse_estimate_t est;
     profile_problems_t *problems = profile_problems_make(p, LOAD_LISTED);
     pc_texts_t *tx = apr_pcalloc(p, sizeof(*tx)), copy;
@@ -327,6 +333,13 @@ int pc_texts_load(pc_texts_t **out, const char *cmd, const char *file,
     tx->source = tx->fallback ? tx->fallback
                  : tx->nlangs > 0 ? tx->langs[0] : "en";
 
+    if (valid) {
+        /* The module loads it: the languages are as read, and no copy
+         * doubles what a large file takes. */
+        walk(tx, p);
+        *out = tx;
+        return PC_EXIT_OK;
+    }
     copy = *tx;
     copy.root = json_deep_copy(tx->root);
     json_object_del(copy.root, "fallback");
@@ -404,51 +417,6 @@ const char *pc_text_source(const pc_texts_t *tx, const pc_text_t *t,
     const char *s = pc_text_get(&st, tx, t, tx->source, p);
 
     return st == PC_TR_NONE ? NULL : s;
-}
-
-int pc_text_set(pc_texts_t *tx, const pc_text_t *t, const char *lang,
-                const char *text)
-{
-    json_t *v = pc_text_value(t), *ordered, *x;
-    const char *k;
-    int l;
-
-    if (!json_is_object(v)) {
-        return -1;
-    }
-    if (t->list) {
-        json_t *arr = json_array();
-        const char *line = text, *nl;
-
-        for (; *line; line = *nl ? nl + 1 : nl) {
-            nl = strchr(line, '\n');
-            nl = nl ? nl : line + strlen(line);
-            if (nl > line) {
-                json_array_append_new(arr, json_stringn(line,
-                                                        (size_t)(nl - line)));
-            }
-        }
-        json_object_set_new(v, lang, arr);
-    }
-    else {
-        json_object_set_new(v, lang, json_string(text));
-    }
-    /* The languages in their declared order, whatever was there. */
-    ordered = json_object();
-    for (l = 0; l < tx->nlangs; l++) {
-        if ((x = json_object_get(v, tx->langs[l])) != NULL) {
-            json_object_set(ordered, tx->langs[l], x);
-        }
-    }
-    json_object_foreach(v, k, x) {
-        if (json_object_get(ordered, k) == NULL) {
-            json_object_set(ordered, k, x);
-        }
-    }
-    json_object_clear(v);
-    json_object_update(v, ordered);
-    json_decref(ordered);
-    return 0;
 }
 
 const char *pc_texts_lang(const pc_texts_t *tx, const char *tag,

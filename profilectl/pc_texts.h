@@ -61,6 +61,11 @@ typedef struct {
 int pc_texts_load(pc_texts_t **out, const char *cmd, const char *file,
                   apr_pool_t *p);
 
+/* pc_texts_load of a file the module is known to load (`valid`: as
+ * check found it), without the copy that judges the others. */
+int pc_texts_read(pc_texts_t **out, const char *cmd, const char *file,
+                  int valid, apr_pool_t *p);
+
 /* The value of t: a text value, or a list given per language. */
 json_t *pc_text_value(const pc_text_t *t);
 
@@ -73,12 +78,6 @@ const char *pc_text_get(pc_tr_state_e *state, const pc_texts_t *tx,
 /* The source language's text (NULL: nothing to translate). */
 const char *pc_text_source(const pc_texts_t *tx, const pc_text_t *t,
                            apr_pool_t *p);
-
-/* Sets t's translation in `lang` to `text` (a list: one item per
- * non-empty line), the object's languages in the declared order.
- * Returns 0, or -1 when t is a plain value. */
-int pc_text_set(pc_texts_t *tx, const pc_text_t *t, const char *lang,
-                const char *text);
 
 /* The declared language `tag` names (case-insensitive; "es_MX" and
  * "es-MX" name "es" when the file has no "es-MX"), or NULL. */
@@ -97,7 +96,7 @@ void pc_texts_count(int *total, int *untranslated, const pc_texts_t *tx,
 
 /* check's lines: for each language but the source, on standard error,
  * "FILE: es: N of M texts untranslated".  Nothing when the file cannot
- * be read as pc_texts_load reads it. */
-void pc_untranslated_counts(const char *file, apr_pool_t *p);
+ * be read as pc_texts_load reads it.  `valid`: the module loads it. */
+void pc_untranslated_counts(const char *file, int valid, apr_pool_t *p);
 
 #endif

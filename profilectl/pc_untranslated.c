@@ -16,6 +16,7 @@
  * with one count line per language.  Exit status 0 when nothing is
  * untranslated, 1 when something is, 2 when the file cannot be read
  * as pc_texts_load reads it or L is not a language to translate into.
+ * check's counts per language (pc_untranslated_counts) are here too.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,13 +154,13 @@ void pc_texts_count(int *total, int *untranslated, const pc_texts_t *tx,
     }
 }
 
-void pc_untranslated_counts(const char *file, apr_pool_t *p)
+void pc_untranslated_counts(const char *file, int valid, apr_pool_t *p)
 {
     pc_texts_t *tx;
     int l, total, n;
 
     if (pc_input_check(&(const char *){NULL}, file, p) < 0
-        || pc_texts_load(&tx, NULL, file, p) != PC_EXIT_OK) {
+        || pc_texts_read(&tx, NULL, file, valid, p) != PC_EXIT_OK) {
         return;
     }
     for (l = 0; l < tx->nlangs; l++) {
