@@ -188,12 +188,17 @@ static void keep_obsolete(export_t *ex, po_file_t prev,
 static int read_previous(po_file_t *prev, export_t *ex, const char *path,
                          int named)
 {
-    struct stat st;
+    struct stat st, data;
     const char *tag, *lang;
 
     *prev = NULL;
     if (path == NULL || strcmp(path, "-") == 0
         || (!named && lstat(path, &st) != 0)) {
+        return PC_EXIT_OK;
+    }
+    /* OUT that is FILE itself: the writer says so. */
+    if (!named && stat(path, &st) == 0 && stat(ex->tx->file, &data) == 0
+        && st.st_dev == data.st_dev && st.st_ino == data.st_ino) {
         return PC_EXIT_OK;
     }
     if ((*prev = pc_po_read("export-po", path, ex->p)) == NULL) {

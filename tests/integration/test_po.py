@@ -468,6 +468,14 @@ def test_existing_output_that_is_not_a_po_file_is_left_alone(tmp_path):
     assert out.read_bytes() == b"my notes\n"
 
 
+def test_export_over_the_data_file_is_refused(tmp_path):
+    path = write(tmp_path / "p.json", sample())
+    before = open(path, "rb").read()
+    cp = ctl("export-po", "--lang", "es", "-o", path, path, rc=2)
+    assert b"it is an input of this command" in cp.stderr
+    assert open(path, "rb").read() == before
+
+
 def test_mutated_po_files_never_crash(tmp_path):
     """Hostile input, fuzz-style: a valid PO file mutated at random
     (bytes flipped, inserted, cut, lines repeated), each imported: exit
