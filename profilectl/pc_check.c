@@ -15,8 +15,8 @@
  * memory estimate's refusal is one), 2 when one cannot be read at all
  * (any other status of the loader, or not a regular file: pc_input.c).
  * Then, on standard error, for each file that untranslated can read
- * (pc_texts.h), one line per language but the source one: how many of
- * its texts are untranslated; they are not problems (CONTRACT §9).
+ * (pc_texts.h) and that has untranslated texts, one line per language
+ * but the source one: how many; they are not problems (CONTRACT §9).
  */
 #include <stdio.h>
 #include <stdlib.h>

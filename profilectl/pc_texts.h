@@ -94,9 +94,10 @@ const char *pc_texts_target(const pc_texts_t *tx, const char *lang,
 void pc_texts_count(int *total, int *untranslated, const pc_texts_t *tx,
                     const char *lang, apr_pool_t *p);
 
-/* check's lines: for each language but the source, on standard error,
- * "FILE: es: N of M texts untranslated".  Nothing when the file cannot
- * be read as pc_texts_load reads it.  `valid`: the module loads it. */
+/* check's lines: when a text is untranslated, for each language but the
+ * source, on standard error, "FILE: es: N of M texts untranslated".
+ * Nothing when every text is translated, or when the file cannot be
+ * read as pc_texts_load reads it.  `valid`: the module loads it. */
 void pc_untranslated_counts(const char *file, int valid, apr_pool_t *p);
 
 #endif

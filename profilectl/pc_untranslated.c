@@ -157,19 +157,27 @@ void pc_texts_count(int *total, int *untranslated, const pc_texts_t *tx,
 void pc_untranslated_counts(const char *file, int valid, apr_pool_t *p)
 {
     pc_texts_t *tx;
-    int l, total, n;
+    int l, any = 0, *total, *n;
 
     if (pc_input_check(&(const char *){NULL}, file, p) < 0
         || pc_texts_read(&tx, NULL, file, valid, p) != PC_EXIT_OK) {
         return;
     }
+    total = apr_pcalloc(p, sizeof(int) * (size_t)tx->nlangs);
+    n = apr_pcalloc(p, sizeof(int) * (size_t)tx->nlangs);
     for (l = 0; l < tx->nlangs; l++) {
+        if (strcmp(tx->langs[l], tx->source) != 0) {
+            pc_texts_count(&total[l], &n[l], tx, tx->langs[l], p);
+            any |= n[l] > 0;
+        }
+    }
+    /* A file with every translation says nothing, as a good file does. */
+    for (l = 0; any && l < tx->nlangs; l++) {
         if (strcmp(tx->langs[l], tx->source) == 0) {
             continue;
         }
-        pc_texts_count(&total, &n, tx, tx->langs[l], p);
         fprintf(stderr, "%s: %s: %d of %d texts untranslated%s\n", file,
-                tx->langs[l], n, total, n ? apr_psprintf(
+                tx->langs[l], n[l], total[l], n[l] ? apr_psprintf(
                     p, " (%s untranslated --lang %s %s lists them)",
                     pc_progname, tx->langs[l], file) : "");
     }

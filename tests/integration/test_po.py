@@ -105,6 +105,9 @@ def test_sample_has_nothing_untranslated():
     cp = ctl("untranslated", h.SAMPLE_DATA, rc=0)
     assert cp.stdout == b""
     assert re.search(rb": es: 0 of \d+ texts untranslated\n$", cp.stderr)
+    # A good file with every translation: check prints nothing at all.
+    cp = ctl("check", h.SAMPLE_DATA, rc=0)
+    assert (cp.stdout, cp.stderr) == (b"", b"")
 
 
 def test_untranslated_lists_by_record_id_and_field(tmp_path):
@@ -195,6 +198,8 @@ def test_records_without_id_get_unique_keys(tmp_path):
 # ------------------------------------------------------------------ check
 
 def test_check_counts_untranslated_per_language(tmp_path):
+    """One line per language but the source, when any is untranslated
+    (here fr: every text but the lists, whose arrays are copied)."""
     d = gaps(sample())
     d["languages"] = ["en", "es", "fr"]
 
