@@ -328,7 +328,7 @@ int pc_texts_read(pc_texts_t **out, const char *cmd, const char *file,
     if (fbv != NULL && tx->fallback == NULL) {
         json_decref(tx->root);
         return load_fail(cmd, file, "$.fallback: expected one of the "
-                         "declared languages (CONTRACT §9)");
+                         "declared languages (docs/translating.md)");
     }
     tx->source = tx->fallback ? tx->fallback
                  : tx->nlangs > 0 ? tx->langs[0] : "en";
