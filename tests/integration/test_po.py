@@ -11,6 +11,7 @@ import json
 import os
 import random
 import re
+import resource
 import shutil
 import subprocess
 import tempfile
@@ -520,3 +521,43 @@ def test_mutated_po_files_never_crash(tmp_path):
             ctl("check", out, rc=0)
         else:
             assert not out.exists()
+
+
+def _cpu(args):
+    """CPU seconds (user + system) of one run of profilectl."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cp = subprocess.run([PROFILECTL] + [str(a) for a in args],
+                        capture_output=True, timeout=120)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    assert cp.returncode in (0, 1), cp.stderr[-2000:]
+    return (after.ru_utime - before.ru_utime
+            + after.ru_stime - before.ru_stime)
+
+
+@needs_gettext
+def test_cost_grows_linearly_with_the_file(tmp_path):
+    """300 and 3000 experience records (0.5 and 4.6 MB), a translation
+    empty in each: untranslated, export-po and import-po cost at most 3
+    times the size ratio (the hostile-file tests' rule)."""
+    d = sample()
+    base = d["experience"][0]
+    cpu = {}
+    for n in (300, 3000):
+        e = copy.deepcopy(d)
+        e["experience"] = []
+        for i in range(n):
+            r = copy.deepcopy(base)
+            r["id"] = "r%d" % i
+            r["role"]["es"] = ""
+            e["experience"].append(r)
+        path = write(tmp_path / ("%d.json" % n), e)
+        po = tmp_path / ("%d.po" % n)
+        filled = tmp_path / ("%d.en.po" % n)
+        cpu[n] = [_cpu(["untranslated", path]),
+                  _cpu(["export-po", "--lang", "es", "-o", po, path])]
+        gettext("msgen", "-o", filled, po)
+        cpu[n].append(_cpu(["import-po", filled, path, "-o",
+                            tmp_path / ("%d.out.json" % n)]))
+    for small, big, what in zip(cpu[300], cpu[3000],
+                                ("untranslated", "export-po", "import-po")):
+        assert big <= 3 * 10 * max(small, 0.05), (what, small, big)
