@@ -14,6 +14,9 @@
  * status is 1 when a file has problems (the loader's APR_EINVAL: the
  * memory estimate's refusal is one), 2 when one cannot be read at all
  * (any other status of the loader, or not a regular file: pc_input.c).
+ * Then, on standard error, for each file that untranslated can read
+ * (pc_texts.h) and that has untranslated texts, one line per language
+ * but the source one: how many; they are not problems (CONTRACT §9).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +28,7 @@
 
 #include "profilectl.h"
 #include "pc_input.h"
+#include "pc_texts.h"
 #include "profile_validate.h"
 
 /* How many problems of one file are listed before "and N more". */
@@ -42,6 +46,24 @@ static json_t *problem_json(const char *file,
                      "message", pr->text);
 }
 
+/* Are all of a file's problems missing translations (all kept)?  Then
+ * its untranslated texts are counted too. */
+static int only_missing(const profile_problems_t *pr)
+{
+    int k;
+
+    for (k = 0; k < pr->list->nelts; k++) {
+        const char *t = APR_ARRAY_IDX(pr->list, k,
+                                      profile_data_problem_t).text;
+
+        if (strncmp(t, "missing translation \"", 21) != 0
+            && strncmp(t, "missing the list in \"", 22) != 0) {
+            return 0;
+        }
+    }
+    return pr->total == (apr_size_t)k && k > 0;
+}
+
 int pc_cmd_check(int argc, char **argv)
 {
     static const apr_getopt_option_t options[] = {
@@ -53,6 +75,7 @@ int pc_cmd_check(int argc, char **argv)
     apr_status_t rv;
     const char *optarg;
     int optch, as_json = 0, status = PC_EXIT_OK, i;
+    apr_pool_t *fp;             /* one file's loading */
     json_t *all;
 
     os = pc_getopt(argc, argv, p);
@@ -65,7 +88,8 @@ int pc_cmd_check(int argc, char **argv)
                        pc_progname);
     }
     all = json_array();
-    for (i = os->ind; i < argc; i++) {
+    apr_pool_create(&fp, p);
+    for (i = os->ind; i < argc; i++, apr_pool_clear(fp)) {
         const char *file = os->argv[i];
         profile_load_opts_t opts = {.render = 0, .compress = 0,
                                     .max_size = 0, .problems = NULL};
@@ -85,8 +109,11 @@ int pc_cmd_check(int argc, char **argv)
             pr->text = err + strlen(file) + 2;
             lrv = APR_EGENERAL;
         }
-        else if ((lrv = profile_store_load(&unused, &err, file, &opts, p))
+        else if ((lrv = profile_store_load(&unused, &err, file, &opts, fp))
                  == APR_SUCCESS) {
+            /* The store is not kept: the counts read the file again. */
+            apr_pool_clear(fp);
+            pc_untranslated_counts(file, 1, fp);
             continue;
         }
         /* The loader says APR_EINVAL for problems in the data, the
@@ -123,6 +150,9 @@ int pc_cmd_check(int argc, char **argv)
             else {
                 printf("%s\n", profile_data_problem_line(pr, file, p));
             }
+        }
+        if (lrv == APR_EINVAL && only_missing(opts.problems)) {
+            pc_untranslated_counts(file, 0, fp);
         }
     }
     if (as_json) {

@@ -53,6 +53,16 @@ static const pc_command_t commands[] = {
      "      a data file from a LinkedIn data export (its ZIP or folder)"},
     {"merge", pc_cmd_merge, "merge [--strict] [-o FILE] FILE FILE...\n"
      "      data files of different languages as one"},
+    {"untranslated", pc_cmd_untranslated,
+     "untranslated [--lang L] [--json] FILE\n"
+     "      each text missing or empty in a language, by record and field"},
+    {"export-po", pc_cmd_export_po,
+     "export-po --lang L [--previous OLD.po] [-o OUT.po] FILE\n"
+     "      the texts as a gettext PO file for translators (Poedit,\n"
+     "      Weblate...); stale translations marked fuzzy"},
+    {"import-po", pc_cmd_import_po,
+     "import-po [--lang L] F.po FILE [-o OUT]\n"
+     "      a PO file's translations put into the data file"},
     {NULL, NULL, NULL}
 };
 

@@ -707,6 +707,9 @@ READERS = {
     "merge": ["merge", h.SAMPLE_DATA, "X"],
     "import-jsonresume": ["import-jsonresume", "--lang-order", "en", "X"],
     "import-linkedin": ["import-linkedin", "X"],
+    "untranslated": ["untranslated", "X"],
+    "export-po": ["export-po", "--lang", "es", "X"],
+    "import-po": ["import-po", "X", h.SAMPLE_DATA],
 }
 
 
@@ -767,6 +770,9 @@ FULL_STDOUT = [
     ("import", lambda t: ["import-jsonresume", "--lang-order", "en,es",
                           os.path.join(JR_DATA, "sample.en.json"),
                           os.path.join(JR_DATA, "sample.es.json")]),
+    ("untranslated --json", lambda t: ["untranslated", "--json",
+                                       h.SAMPLE_DATA]),
+    ("export-po", lambda t: ["export-po", "--lang", "es", h.SAMPLE_DATA]),
     ("--version", lambda t: ["--version"]),
     ("help", lambda t: ["help"]),
     ("check --help", lambda t: ["check", "--help"]),

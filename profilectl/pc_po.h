@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * pc_po.h -- how profilectl reads and writes translators' PO files
+ * (pc_po.c): always through GNU gettext's libgettextpo, never a parser
+ * or writer of its own.  export-po is pc_po_export.c, import-po
+ * pc_po_import.c.
+ */
+#ifndef PC_PO_H
+#define PC_PO_H
+
+#include <gettext-po.h>
+#include <apr_pools.h>
+
+/* The largest PO file read: far more than any data file's (the module
+ * reads data files of a few MB). */
+#define PC_PO_MAX (32 * 1024 * 1024)
+
+/* Reads the PO file `path` as every input is read (pc_input.c: a
+ * regular file only, never blocking; at most PC_PO_MAX bytes), then
+ * parses it with libgettextpo.  It must parse without error, be UTF-8
+ * (its charset UTF-8, or ASCII, and every string valid UTF-8) and hold
+ * no plural entry.  NULL with the problems printed (the first ten of
+ * libgettextpo's, "PATH:LINE: MESSAGE") and "profilectl CMD: ..." when
+ * it is not; the file is the caller's to free (po_file_free). */
+po_file_t pc_po_read(const char *cmd, const char *path, apr_pool_t *p);
+
+/* Header field `field` of f's header, or NULL (also for ""). */
+const char *pc_po_header(po_file_t f, const char *field, apr_pool_t *p);
+
+/* f as the bytes of a PO file, written by libgettextpo (into a private
+ * temporary file, read back: its only way to write).  PC_EXIT_OK, or
+ * PC_EXIT_USAGE with the problem printed. */
+int pc_po_render(char **text, apr_size_t *len, const char *cmd,
+                 po_file_t f, apr_pool_t *p);
+
+/* Non-zero when libgettextpo's checks (those of msgfmt --check: the
+ * newlines at both ends of msgid and msgstr, formats a flag names)
+ * find a problem in message m of iterator it. */
+int pc_po_message_bad(po_message_t m, po_message_iterator_t it);
+
+#endif
