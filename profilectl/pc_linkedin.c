@@ -173,11 +173,17 @@ static void put_date(li_t *li, json_t *obj, const char *key,
                      const li_col_t *c)
 {
     const char *text = get(li, t, r, c), *iso;
+    int rv;
 
     if (!*text) {
         return;
     }
-    if (pc_jr_read_date(&iso, text, 0, li->im.c.p) != 0 || !*iso) {
+    rv = pc_jr_read_date(&iso, text, 0, li->im.c.p);
+    if (rv > 0 && *iso) {
+        pc_jr_assume(&li->im, -1, "%s/%s:%d: %s \"%s\" read as %s",
+                     li->path, t->name, r->line, col_name(t, c), text, iso);
+    }
+    if (rv < 0 || !*iso) {
         pc_jr_fail(&li->im.c, "%s/%s:%d: %s \"%s\" is not a date: LinkedIn "
                    "writes " LI_DATE_FORMS, li->path, t->name, r->line,
                    col_name(t, c), text);
@@ -524,7 +530,7 @@ static json_t *import_skills(li_t *li)
 }
 
 #define LI_USAGE "usage: %s import-linkedin [--lang L] [--name NAME] " \
-    "[--strict] [-o OUT] EXPORT"
+    "[--strict] [--json] [-o OUT] EXPORT"
 
 static int linkedin_run(li_t *li, const char *name, const char *out)
 {
@@ -580,6 +586,7 @@ int pc_cmd_import_linkedin(int argc, char **argv)
         {"name", 258, 1, "the person's name (when there is no Profile.csv)"},
         {"output", 'o', 1, "the data file to write (-: standard output)"},
         {"strict", 257, 0, "refuse what the mapping would drop"},
+        {"json", 259, 0, "the report as JSON on standard output"},
         {NULL, 0, 0, NULL}
     };
     li_t li;
@@ -590,8 +597,7 @@ int pc_cmd_import_linkedin(int argc, char **argv)
     int optch, i, status;
 
     memset(&li, 0, sizeof(li));
-    li.im.c.cmd = "import-linkedin";
-    li.im.c.p = pc_pool();
+    pc_jr_import_init(&li.im, "import-linkedin");
     os = pc_getopt(argc, argv, li.im.c.p);
     while ((rv = apr_getopt_long(os, options, &optch, &optarg))
            == APR_SUCCESS) {
@@ -600,7 +606,15 @@ int pc_cmd_import_linkedin(int argc, char **argv)
         case 258: name = optarg; break;
         case 'o': out = optarg; break;
         case 257: li.im.strict = 1; break;
+        case 259: li.im.json = 1; break;
         }
+    }
+    if (li.im.json && (out == NULL || strcmp(out, "-") == 0)) {
+        li.im.json = 0;
+        return pc_jr_import_end(&li.im, pc_fail(li.im.c.cmd, "--json prints "
+                                                "the report on standard "
+                                                "output: name the data file "
+                                                "with -o FILE"));
     }
     if (rv != APR_EOF || argc - os->ind != 1) {
         status = pc_fail(li.im.c.cmd, LI_USAGE, pc_progname);
@@ -629,7 +643,5 @@ int pc_cmd_import_linkedin(int argc, char **argv)
     li.im.n = 1;
     li.im.langs[0] = tag;
     li.im.files[0] = li.path;
-    li.im.dropped = apr_array_make(li.im.c.p, 8, sizeof(const char *));
-    li.im.dropped_seen = apr_hash_make(li.im.c.p);
     return pc_jr_import_end(&li.im, linkedin_run(&li, name, out));
 }
