@@ -171,29 +171,44 @@ static void pair(jr_import_t *im, int l, json_t *x, json_t *y,
     }
     common(x, y, n0, n1, m0, m1, a, p);
     /* Between two paired entries, runs of as many on each side pair by
-     * place. */
+     * place; without dates, as many as the shorter run has. */
     for (i = j = 0; i <= n0 && j <= n1;) {
         for (gi = i; gi < n0 && m0[gi] < 0; gi++) {
         }
         for (gj = j; gj < n1 && m1[gj] < 0; gj++) {
         }
-        if (gi - i == gj - j) {
-            for (; i < gi; i++, j++) {
-                m0[i] = (long)j;
-                m1[j] = (long)i;
-                pc_jr_assume(im, -1, "%s: $.%s[" SZ "]%s and %s: $.%s[" SZ
-                             "]%s: %s differ; paired by their place between "
-                             "entries that agree%s", im->files[0], a->path, i,
-                             pc_jr_entry_label(json_array_get(x, i), a, p),
-                             im->files[l], a->path, j,
-                             pc_jr_entry_label(json_array_get(y, j), a, p),
-                             a->by_dates ? "the dates" : "the names",
-                             a->by_dates ? ", each language keeps its own "
-                                           "period" : "");
-            }
+        for (; (gi - i == gj - j || !a->by_dates) && i < gi && j < gj;
+             i++, j++) {
+            m0[i] = (long)j;
+            m1[j] = (long)i;
+            pc_jr_assume(im, -1, "%s: $.%s[" SZ "]%s and %s: $.%s[" SZ "]%s: "
+                         "%s differ; paired by their place between entries "
+                         "that agree%s", im->files[0], a->path, i,
+                         pc_jr_entry_label(json_array_get(x, i), a, p),
+                         im->files[l], a->path, j,
+                         pc_jr_entry_label(json_array_get(y, j), a, p),
+                         a->by_dates ? "the dates" : "the names",
+                         a->by_dates ? ", each language keeps its own "
+                                       "period" : "");
         }
         i = gi + 1;
         j = gj + 1;
+    }
+    /* Entries that agree but stand in another order. */
+    for (i = 0; a->by_dates && i < n0; i++) {
+        for (j = 0; m0[i] < 0 && j < n1; j++) {
+            if (m1[j] < 0 && same_entry(json_array_get(x, i),
+                                        json_array_get(y, j), a, p)) {
+                m0[i] = (long)j;
+                m1[j] = (long)i;
+                pc_jr_assume(im, -1, "%s: $.%s[" SZ "]%s and %s: $.%s[" SZ
+                             "]: the same dates in another order; paired "
+                             "by their dates, in %s's order", im->files[0],
+                             a->path, i, pc_jr_entry_label(
+                                 json_array_get(x, i), a, p),
+                             im->files[l], a->path, j, im->files[0]);
+            }
+        }
     }
 }
 
@@ -248,7 +263,9 @@ static long *line_up(jr_import_t *im, json_t **arrs, const jr_array_t *a,
                    JR_MAX_LANGS * sizeof(*row));
             if (i0 >= 0 && m0[i0] >= 0) {
                 next[k * JR_MAX_LANGS + l] = m0[i0];
-                j = (size_t)m0[i0] + 1;
+                if ((size_t)m0[i0] + 1 > j) {
+                    j = (size_t)m0[i0] + 1;
+                }
             }
             k++;
         }

@@ -151,8 +151,8 @@ static void note_duplicates(jr_import_t *im, int l, const char *text,
             return;
         }
         if (round == JR_MAX_DUPS) {
-            pc_jr_assume(im, l, "more keys given twice in one object: the "
-                         "last value of each is kept");
+            pc_jr_assume(im, l, "and more keys repeated in one object: "
+                         "the last value of each is kept");
             return;
         }
         end = (size_t)jerr.position;

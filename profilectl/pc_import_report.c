@@ -133,10 +133,11 @@ static int report_json(jr_import_t *im, int status)
     if (text == NULL) {
         return pc_fail(im->c.cmd, "out of memory");
     }
+    /* main() checks that it was written (pc_stdout_done). */
     fputs(text, stdout);
     fputc('\n', stdout);
     free(text);
-    return pc_stdout_done(im->c.cmd, status);
+    return status;
 }
 
 void pc_jr_report(jr_import_t *im, int status)

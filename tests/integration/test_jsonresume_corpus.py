@@ -213,10 +213,11 @@ def expected_not_imported(docs):
 
 
 def summary_counts(stderr):
-    m = re.search(r"^profilectl import-jsonresume: note: not imported: "
-                  r"(.*)$", stderr, re.M)
+    # The summary line ends the import (issue 27).
+    m = re.search(r"^profilectl import-jsonresume: imported .*; not "
+                  r"imported: (.*)$", stderr, re.M)
     counts = collections.Counter()
-    if m:
+    if m and m.group(1) != "nothing":
         for item in m.group(1).split(", "):
             n, _, what = item.partition(" × ")
             counts[what] += int(n)

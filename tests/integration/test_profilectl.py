@@ -334,7 +334,10 @@ class TestNew:
         ctl("check", path, check_rc=0)
         with open(path, encoding="utf-8") as f:
             d = json.load(f)
-        assert d["languages"] == ["en", "es"]
+        # One language, its texts tagged: a second language is added as
+        # translations, never served from empty strings (issue 27).
+        assert d["languages"] == ["en"]
+        assert d["profile"]["headline"] == {"en": ""}
         assert set(d) == {"languages", "profile", "skills", "experience",
                           "education", "contact", "caseStudies", "metrics"}
         server = make_httpd("ctl-new", h.REFUSE + h.location("/api/v1",
@@ -369,6 +372,8 @@ class TestNew:
         d = json.loads(cp.stdout)
         assert d["languages"] == ["es", "en", "fr"]
         assert d["profile"]["headline"] == {"es": "", "en": "", "fr": ""}
+        assert b"every text is empty in 3 languages" in cp.stderr
+        assert ctl("new", "--languages", "fr", check_rc=0).stderr == b""
         ctl("new", "--languages", "es,e1", check_rc=2)
 
 
