@@ -214,6 +214,9 @@ const char *pc_jr_member_meant(const jr_key_t *keys, const char *k)
     const jr_key_t *key;
     size_t i;
 
+    if (k[0] == '_') {
+        return NULL;            /* "_image": left out by its author */
+    }
     for (key = keys; key->key; key++) {
         if (strcmp(key->key, k) != 0 && same_name(key->key, k)) {
             return key->key;
