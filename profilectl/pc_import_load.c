@@ -10,6 +10,7 @@
  * keeps the last value.  At most JR_MAX_DUPS + 2 parses of the file: the
  * cost stays linear in its size.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <apr_lib.h>
@@ -133,7 +134,7 @@ static void note_duplicates(jr_import_t *im, int l, const char *text,
                             size_t n)
 {
     apr_pool_t *p = im->c.p;
-    char *work = apr_pstrmemdup(p, text, n), *next;
+    char *work = NULL, *next;
     const char *mark;
     size_t wn = n, at, end, ml;
     json_error_t jerr;
@@ -145,15 +146,23 @@ static void note_duplicates(jr_import_t *im, int l, const char *text,
     int k;
 
     for (round = 0; round <= JR_MAX_DUPS; round++) {
-        t = json_loadb(work, wn, JSON_REJECT_DUPLICATES, &jerr);
+        t = json_loadb(work ? work : text, wn, JSON_REJECT_DUPLICATES,
+                       &jerr);
         if (t != NULL || json_error_code(&jerr) != json_error_duplicate_key) {
             json_decref(t);
-            return;
+            break;
         }
         if (round == JR_MAX_DUPS) {
             pc_jr_assume(im, l, "and more keys repeated in one object: "
                          "the last value of each is kept");
-            return;
+            break;
+        }
+        if (work == NULL) {
+            work = malloc(n + 1);
+            if (work == NULL) {
+                break;
+            }
+            memcpy(work, text, n);
         }
         end = (size_t)jerr.position;
         at = key_start(work, end);
@@ -173,17 +182,22 @@ static void note_duplicates(jr_import_t *im, int l, const char *text,
          * the next parse finds the next duplicate. */
         mark = apr_psprintf(p, "\\ue000%d:", round);
         ml = strlen(mark);
-        next = apr_palloc(p, wn + ml + 1);
+        /* At most two copies of the file at once. */
+        if ((next = malloc(wn + ml + 1)) == NULL) {
+            break;
+        }
         memcpy(next, work, at + 1);
         memcpy(next + at + 1, mark, ml);
         memcpy(next + at + 1 + ml, work + at + 1, wn - at - 1);
         wn += ml;
         next[wn] = '\0';
+        free(work);
         work = next;
         ins_line[round] = line;
         ins_at[round] = at;
         ins_len[round] = ml;
     }
+    free(work);
 }
 
 /* Reads document l (pc_input_read: a regular file only); a UTF-8 byte
