@@ -4,13 +4,18 @@
  * array across languages and makes one data file entry of each.  Entries
  * pair by position, and where they have dates (work, education,
  * projects), by dates too: a translated name is the same entry
- * ("University of Valparaíso" / "Universidad de Valparaíso").  Entries
- * that do not line up are named on both sides, every one of them.
+ * ("University of Valparaíso" / "Universidad de Valparaíso"); entries
+ * without dates (skills) pair by name where the counts differ.  Where
+ * the languages disagree, the entries are paired as well as they can be,
+ * each choice noted: the longest common sequence of agreeing entries,
+ * then between two of those, runs of equal length paired by place (the
+ * dates differ: each language keeps its own period); an entry left
+ * without a partner is an entry of its own whose texts are empty in the
+ * languages that lack it (profilectl untranslated lists them).
  *
- * When the counts differ, pairing by dates takes a table of n0 x n1
- * (the longest common sequence): at most JR_MAX_PAIRED entries per
- * language, more is a problem said so.  Pairing by position alone is
- * linear.
+ * The common sequence takes a table of n0 x n1: at most JR_MAX_PAIRED
+ * entries per language; past that, entries pair by position (noted).
+ * Pairing by position alone is linear.
  */
 #include <string.h>
 
@@ -73,6 +78,18 @@ static int same_dates(json_t *x, json_t *y)
            && same_date(pc_jr_str(x, "endDate"), pc_jr_str(y, "endDate"));
 }
 
+/* Whether x and y are one entry: their dates agree (dates only one of
+ * them gives agree), or without dates, their names fold alike. */
+static int same_entry(json_t *x, json_t *y, const jr_array_t *a,
+                      apr_pool_t *p)
+{
+    if (!a->by_dates) {
+        return strcmp(pc_jr_unaccent(pc_jr_str(x, a->name), p),
+                      pc_jr_unaccent(pc_jr_str(y, a->name), p)) == 0;
+    }
+    return !*dates_of(x, p) || !*dates_of(y, p) || same_dates(x, y);
+}
+
 static void copy_dates(json_t *to, json_t *from)
 {
     if (*pc_jr_str(from, "startDate")) {
@@ -83,29 +100,21 @@ static void copy_dates(json_t *to, json_t *from)
     }
 }
 
-/* Marks in u0 and u1 the entries of x and y (n0 and n1 of them) that the
- * longest common sequence of agreeing dates leaves without a partner
- * (n0 and n1 at most JR_MAX_PAIRED); by position, those past the
- * shorter array's end. */
-static void unpaired(json_t *x, json_t *y, size_t n0, size_t n1,
-                     char *u0, char *u1, const jr_array_t *a, apr_pool_t *p)
+/* Pairs entries x[i] and y[j] (n0 and n1 of them, at most
+ * JR_MAX_PAIRED each) by the longest common sequence of same_entry():
+ * m0[i] = j and m1[j] = i, -1 for none. */
+static void common(json_t *x, json_t *y, size_t n0, size_t n1, long *m0,
+                   long *m1, const jr_array_t *a, apr_pool_t *p)
 {
     size_t i, j, w = n1 + 1;
-    unsigned *t;
+    unsigned *t = apr_pcalloc(p, (n0 + 1) * w * sizeof(*t));
+    char *eq = apr_pcalloc(p, n0 * n1 + 1);
 
-    if (!a->by_dates) {
-        for (i = 0; i < n0; i++) {
-            u0[i] = i >= n1;
-        }
-        for (j = 0; j < n1; j++) {
-            u1[j] = j >= n0;
-        }
-        return;
-    }
-    t = apr_pcalloc(p, (n0 + 1) * w * sizeof(*t));
     for (i = n0; i-- > 0;) {
         for (j = n1; j-- > 0;) {
-            if (same_dates(json_array_get(x, i), json_array_get(y, j))) {
+            eq[i * n1 + j] = (char)same_entry(json_array_get(x, i),
+                                              json_array_get(y, j), a, p);
+            if (eq[i * n1 + j]) {
                 t[i * w + j] = t[(i + 1) * w + j + 1] + 1;
             }
             else {
@@ -114,13 +123,10 @@ static void unpaired(json_t *x, json_t *y, size_t n0, size_t n1,
             }
         }
     }
-    memset(u0, 1, n0);
-    memset(u1, 1, n1);
     for (i = j = 0; i < n0 && j < n1;) {
-        if (same_dates(json_array_get(x, i), json_array_get(y, j))
-            && t[i * w + j] == t[(i + 1) * w + j + 1] + 1) {
-            u0[i++] = 0;
-            u1[j++] = 0;
+        if (eq[i * n1 + j] && t[i * w + j] == t[(i + 1) * w + j + 1] + 1) {
+            m0[i] = (long)j;
+            m1[j++] = (long)i++;
         }
         else if (t[(i + 1) * w + j] >= t[i * w + j + 1]) {
             i++;
@@ -131,94 +137,191 @@ static void unpaired(json_t *x, json_t *y, size_t n0, size_t n1,
     }
 }
 
-/* Checks that the arrays of every language line up with the first's;
- * sets a problem for every entry that does not. */
-static int align(jr_import_t *im, json_t **arrs, const jr_array_t *a)
+/* Pairs entries of arrays x (language 0) and y (language l): m0, m1 as
+ * common() makes them; every choice that is not "they agree" noted. */
+static void pair(jr_import_t *im, int l, json_t *x, json_t *y,
+                 const jr_array_t *a, long *m0, long *m1)
 {
     apr_pool_t *p = im->c.p;
-    json_t *x, *y;
-    size_t i, n0 = json_array_size(arrs[0]), nl;
-    char *u0, *ul;
-    int l, bad = 0;
+    size_t n0 = json_array_size(x), n1 = json_array_size(y), i, j, gi, gj;
+    int agree = n0 == n1;
 
-    for (l = 1; l < im->n; l++) {
-        nl = json_array_size(arrs[l]);
-        if (n0 == nl) {
-            for (i = 0; a->by_dates && i < n0; i++) {
-                x = json_array_get(arrs[0], i);
-                y = json_array_get(arrs[l], i);
-                if (!*dates_of(x, p) || !*dates_of(y, p)) {
-                    /* Dates are not a translation: one language giving
-                     * them is enough. */
-                    copy_dates(*dates_of(x, p) ? y : x, *dates_of(x, p) ? x
-                                                                         : y);
-                }
-                else if (!same_dates(x, y)) {
-                    bad = pc_jr_fail(&im->c, "%s: $.%s[" SZ "]%s and %s: "
-                                     "$.%s[" SZ "]%s: the dates differ "
-                                     "(entries pair by position and dates)",
-                                     im->files[0], a->path, i,
-                                     pc_jr_entry_label(x, a, p),
-                                     im->files[l], a->path, i,
-                                     pc_jr_entry_label(y, a, p));
-                }
-            }
-            continue;
+    for (i = 0; i < n0; i++) {
+        m0[i] = -1;
+    }
+    for (j = 0; j < n1; j++) {
+        m1[j] = -1;
+    }
+    for (i = 0; agree && a->by_dates && i < n0; i++) {
+        agree = same_entry(json_array_get(x, i), json_array_get(y, i), a, p);
+    }
+    if (agree || n0 > JR_MAX_PAIRED || n1 > JR_MAX_PAIRED) {
+        if (!agree) {
+            pc_jr_assume(im, -1, "%s and %s: $.%s: " SZ " and " SZ " entries "
+                         "that do not agree, too many to pair by %s (at most "
+                         "%d): paired by position", im->files[0],
+                         im->files[l], a->path, n0, n1,
+                         a->by_dates ? "dates" : "names", JR_MAX_PAIRED);
         }
-        if (a->by_dates && (n0 > JR_MAX_PAIRED || nl > JR_MAX_PAIRED)) {
-            bad = pc_jr_fail(&im->c, "%s and %s: $.%s: " SZ " entries in "
-                             "%s, " SZ " in %s: too many to pair by dates "
-                             "(at most %d per language when the counts "
-                             "differ; with equal counts they pair by "
-                             "position)", im->files[0], im->files[l],
-                             a->path, n0, im->langs[0], nl, im->langs[l],
-                             JR_MAX_PAIRED);
-            continue;
+        for (i = 0; i < n0 && i < n1; i++) {
+            m0[i] = (long)i;
+            m1[i] = (long)i;
         }
-        u0 = apr_palloc(p, n0 + 1);
-        ul = apr_palloc(p, nl + 1);
-        unpaired(arrs[0], arrs[l], n0, nl, u0, ul, a, p);
-        for (i = 0; i < n0; i++) {
-            if (u0[i]) {
-                bad = pc_jr_fail(&im->c, "%s: $.%s[" SZ "]%s: no entry %sin "
-                                 "%s (" SZ " entries in %s, " SZ " in %s)",
-                                 im->files[0], a->path, i,
-                                 pc_jr_entry_label(json_array_get(arrs[0],
-                                                                  i), a, p),
-                                 a->by_dates ? "with these dates " : "",
-                                 im->files[l], n0, im->langs[0], nl,
-                                 im->langs[l]);
-            }
+        return;
+    }
+    common(x, y, n0, n1, m0, m1, a, p);
+    /* Between two paired entries, runs of as many on each side pair by
+     * place; without dates, as many as the shorter run has. */
+    for (i = j = 0; i <= n0 && j <= n1;) {
+        for (gi = i; gi < n0 && m0[gi] < 0; gi++) {
         }
-        for (i = 0; i < nl; i++) {
-            if (ul[i]) {
-                bad = pc_jr_fail(&im->c, "%s: $.%s[" SZ "]%s: no entry %sin "
-                                 "%s (" SZ " entries in %s, " SZ " in %s)",
-                                 im->files[l], a->path, i,
-                                 pc_jr_entry_label(json_array_get(arrs[l],
-                                                                  i), a, p),
-                                 a->by_dates ? "with these dates " : "",
-                                 im->files[0], nl, im->langs[l], n0,
-                                 im->langs[0]);
+        for (gj = j; gj < n1 && m1[gj] < 0; gj++) {
+        }
+        for (; (gi - i == gj - j || !a->by_dates) && i < gi && j < gj;
+             i++, j++) {
+            m0[i] = (long)j;
+            m1[j] = (long)i;
+            pc_jr_assume(im, -1, "%s: $.%s[" SZ "]%s and %s: $.%s[" SZ "]%s: "
+                         "%s differ; paired by their place between entries "
+                         "that agree%s", im->files[0], a->path, i,
+                         pc_jr_entry_label(json_array_get(x, i), a, p),
+                         im->files[l], a->path, j,
+                         pc_jr_entry_label(json_array_get(y, j), a, p),
+                         a->by_dates ? "the dates" : "the names",
+                         a->by_dates ? ", each language keeps its own "
+                                       "period" : "");
+        }
+        i = gi + 1;
+        j = gj + 1;
+    }
+    /* Entries that agree but stand in another order. */
+    for (i = 0; a->by_dates && i < n0; i++) {
+        for (j = 0; m0[i] < 0 && j < n1; j++) {
+            if (m1[j] < 0 && same_entry(json_array_get(x, i),
+                                        json_array_get(y, j), a, p)) {
+                m0[i] = (long)j;
+                m1[j] = (long)i;
+                pc_jr_assume(im, -1, "%s: $.%s[" SZ "]%s and %s: $.%s[" SZ
+                             "]: the same dates in another order; paired "
+                             "by their dates, in %s's order", im->files[0],
+                             a->path, i, pc_jr_entry_label(
+                                 json_array_get(x, i), a, p),
+                             im->files[l], a->path, j, im->files[0]);
             }
         }
     }
-    return bad;
+}
+
+/* The entries of every language in rows (im->n indexes each, -1 where a
+ * language has none), in the first language's order, with another
+ * language's unpaired entries after the row of the entry before them. */
+static long *line_up(jr_import_t *im, json_t **arrs, const jr_array_t *a,
+                     size_t *nrows)
+{
+    apr_pool_t *p = im->c.p;
+    size_t n0 = json_array_size(arrs[0]), rows = n0, nl, r, k, j, total;
+    long *row, *next, *m0, *ml;
+    int l, c;
+
+    total = n0;
+    for (l = 1; l < im->n; l++) {
+        total += json_array_size(arrs[l]);
+    }
+    row = apr_palloc(p, (total + 1) * JR_MAX_LANGS * sizeof(*row));
+    for (r = 0; r < n0; r++) {
+        for (c = 0; c < JR_MAX_LANGS; c++) {
+            row[r * JR_MAX_LANGS + c] = c == 0 ? (long)r : -1;
+        }
+    }
+    for (l = 1; l < im->n; l++) {
+        nl = json_array_size(arrs[l]);
+        m0 = apr_palloc(p, (n0 + 1) * sizeof(*m0));
+        ml = apr_palloc(p, (nl + 1) * sizeof(*ml));
+        pair(im, l, arrs[0], arrs[l], a, m0, ml);
+        next = apr_palloc(p, (total + 1) * JR_MAX_LANGS * sizeof(*next));
+        k = 0;
+        j = 0;
+        for (r = 0; r <= rows; r++) {
+            long i0 = r < rows ? row[r * JR_MAX_LANGS] : -1;
+            long upto = r == rows ? (long)nl : i0 >= 0 && m0[i0] >= 0
+                                                ? m0[i0] : -1;
+
+            /* l's own entries before this row's partner. */
+            for (; upto >= 0 && (long)j < upto; j++) {
+                if (ml[j] >= 0) {
+                    continue;
+                }
+                for (c = 0; c < JR_MAX_LANGS; c++) {
+                    next[k * JR_MAX_LANGS + c] = c == l ? (long)j : -1;
+                }
+                k++;
+            }
+            if (r == rows) {
+                break;
+            }
+            memcpy(next + k * JR_MAX_LANGS, row + r * JR_MAX_LANGS,
+                   JR_MAX_LANGS * sizeof(*row));
+            if (i0 >= 0 && m0[i0] >= 0) {
+                next[k * JR_MAX_LANGS + l] = m0[i0];
+                if ((size_t)m0[i0] + 1 > j) {
+                    j = (size_t)m0[i0] + 1;
+                }
+            }
+            k++;
+        }
+        row = next;
+        rows = k;
+    }
+    *nrows = rows;
+    return row;
+}
+
+/* Notes an entry that some languages lack, and copies the dates of
+ * paired entries where only one gives them. */
+static void note_row(jr_import_t *im, json_t **entries, const jr_array_t *a,
+                     const long *idx)
+{
+    apr_pool_t *p = im->c.p;
+    const char *lacking = NULL;
+    int l, from = -1;
+
+    for (l = 0; l < im->n; l++) {
+        if (entries[l] == NULL) {
+            lacking = lacking ? apr_pstrcat(p, lacking, ", ", im->langs[l],
+                                            NULL) : im->langs[l];
+        }
+        else if (from < 0) {
+            from = l;
+        }
+        else if (a->by_dates && !*dates_of(entries[l], p)) {
+            copy_dates(entries[l], entries[from]);
+        }
+        else if (a->by_dates && !*dates_of(entries[from], p)) {
+            copy_dates(entries[from], entries[l]);
+        }
+    }
+    if (lacking) {
+        pc_jr_assume(im, from, "$.%s[%ld]%s: no entry in %s: an entry of its "
+                     "own, its texts empty in %s (to translate)", a->path,
+                     idx[from], pc_jr_entry_label(entries[from], a, p),
+                     lacking, lacking);
+    }
 }
 
 /* Lines up the arrays a->key of parents (one per language) and appends
- * to array `to` of out (made when absent) one entry per position, filled
- * by fill; with id_fallback, each gets an id first (pc_jr_make_id).
- * Every problem is set; returns -1 when there is one. */
+ * to array `to` of out (made when absent) one entry per row, filled by
+ * fill; with id_fallback, each gets an id first (pc_jr_make_id).  Every
+ * problem is set; returns -1 when there is one. */
 int pc_jr_import_array(jr_import_t *im, json_t **parents,
                        const jr_array_t *a, json_t *out, const char *to,
                        const char *id_fallback, jr_fill_fn fill)
 {
-    json_t *all = json_object_get(out, to), *e;
+    json_t *all = json_object_get(out, to), *e, *first;
     json_t *arrs[JR_MAX_LANGS], *entries[JR_MAX_LANGS];
     apr_hash_t *ids = apr_hash_make(im->c.p);
-    size_t i;
-    int l, bad = 0;
+    size_t r, nrows;
+    long *row, *idx;
+    int l, f, bad = 0;
 
     if (all == NULL) {
         all = json_array();
@@ -230,26 +333,33 @@ int pc_jr_import_array(jr_import_t *im, json_t **parents,
             arrs[l] = NULL;     /* json_array_size(NULL) == 0 */
         }
     }
-    if (align(im, arrs, a) < 0) {
-        return -1;
-    }
-    for (i = 0; i < json_array_size(arrs[0]); i++) {
+    row = line_up(im, arrs, a, &nrows);
+    for (r = 0; r < nrows; r++) {
+        idx = row + r * JR_MAX_LANGS;
+        f = -1;
         for (l = 0; l < im->n; l++) {
-            entries[l] = json_array_get(arrs[l], i);
+            entries[l] = idx[l] >= 0 ? json_array_get(arrs[l], idx[l]) : NULL;
+            im->absent[l] = entries[l] == NULL;
+            f = f < 0 && entries[l] ? l : f;
         }
+        first = entries[f];
+        note_row(im, entries, a, idx);
         e = json_object();
         json_array_append_new(all, e);
         if (id_fallback) {
             json_object_set_new(e, "id", json_string(
-                pc_jr_make_id(ids, pc_jr_str(entries[0], "name"),
-                              pc_jr_str(entries[0], "startDate"), id_fallback,
+                pc_jr_make_id(ids, pc_jr_str(first, "name"),
+                              pc_jr_str(first, "startDate"), id_fallback,
                               im->c.p)));
         }
-        im->label = pc_jr_entry_label(entries[0], a, im->c.p);
-        if (fill(im, entries, apr_psprintf(im->c.p, "$.%s[" SZ "]", a->path,
-                                           i), e) < 0) {
+        im->label = pc_jr_entry_label(first, a, im->c.p);
+        if (fill(im, entries, apr_psprintf(im->c.p, "$.%s[%ld]", a->path,
+                                           idx[f]), e) < 0) {
             bad = -1;
         }
+    }
+    for (l = 0; l < im->n; l++) {
+        im->absent[l] = 0;
     }
     im->label = "";
     return bad;

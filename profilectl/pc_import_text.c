@@ -2,9 +2,13 @@
 /*
  * pc_import_text.c -- the text values of import-jsonresume: one string
  * per language merged into a plain string or {"en": ..., "es": ...},
- * with a missing translation an error; lists of text values, given per
- * language where the languages' lists differ in length; and the
- * language-neutral strings (URLs), the same in every language.
+ * with a missing translation an error (but for a language that has no
+ * such entry at all: im->absent, an empty translation); from one
+ * language, a text people read is language-tagged ({"en": ...}) so that
+ * a language added later shows it untranslated, and a name stays plain
+ * (CONTRACT §9); lists of text values, given per language where the
+ * languages' lists differ in length; and the language-neutral strings
+ * (URLs), the same in every language.
  */
 #include <string.h>
 #include <strings.h>
@@ -15,16 +19,24 @@
 #include "pc_jr.h"
 
 /* A text value from one string per language: plain when they are all
- * the same, else {"en": ..., "es": ...}.  A string that is empty in some
- * languages only is an error (a missing translation). */
-static json_t *merge(jr_import_t *im, const char **vals, const char *where)
+ * the same, else {"en": ..., "es": ...}; from one language, with
+ * `prose`, {"en": ...} unless empty.  A string that is empty in some
+ * languages only is an error (a missing translation), unless those
+ * languages have no such entry (im->absent). */
+static json_t *merge(jr_import_t *im, const char **vals, const char *where,
+                     int prose)
 {
     json_t *obj;
     int l, same = 1;
 
+    if (im->n == 1 && prose && *vals[0]) {
+        obj = json_object();
+        json_object_set_new(obj, im->langs[0], json_string(vals[0]));
+        return obj;
+    }
     for (l = 1; l < im->n; l++) {
         same = same && strcmp(vals[l], vals[0]) == 0;
-        if (!*vals[l] != !*vals[0]) {
+        if (!*vals[l] != !*vals[0] && !im->absent[l] && !im->absent[0]) {
             int has = *vals[0] ? 0 : l;
 
             pc_jr_fail(&im->c, "%s: %s: missing translation: in %s but not "
@@ -44,9 +56,8 @@ static json_t *merge(jr_import_t *im, const char **vals, const char *where)
     return obj;
 }
 
-/* The text value of member `key` of entries[l] (one per language). */
-json_t *pc_jr_text(jr_import_t *im, json_t **entries, const char *key,
-                   const char *where)
+static json_t *text(jr_import_t *im, json_t **entries, const char *key,
+                    const char *where, int prose)
 {
     const char *vals[JR_MAX_LANGS];
     int l;
@@ -54,7 +65,21 @@ json_t *pc_jr_text(jr_import_t *im, json_t **entries, const char *key,
     for (l = 0; l < im->n; l++) {
         vals[l] = pc_jr_str(entries[l], key);
     }
-    return merge(im, vals, apr_pstrcat(im->c.p, where, ".", key, NULL));
+    return merge(im, vals, apr_pstrcat(im->c.p, where, ".", key, NULL),
+                 prose);
+}
+
+/* The text value of member `key` of entries[l] (one per language). */
+json_t *pc_jr_text(jr_import_t *im, json_t **entries, const char *key,
+                   const char *where)
+{
+    return text(im, entries, key, where, 1);
+}
+
+json_t *pc_jr_name(jr_import_t *im, json_t **entries, const char *key,
+                   const char *where)
+{
+    return text(im, entries, key, where, 0);
 }
 
 /* Non-zero when member `key` of entries is there in every language or
@@ -86,13 +111,14 @@ json_t *pc_jr_text2(jr_import_t *im, json_t **entries, const char *k1,
         vals[l] = apr_pstrcat(im->c.p, a, *a && *b ? JR_SEP : "", b, NULL);
     }
     return merge(im, vals, apr_psprintf(im->c.p, "%s.%s/%s", where, k1,
-                                        k2));
+                                        k2), 1);
 }
 
 /* A list of text values from the string arrays `key` of entries: an
  * array of text values when every language has as many items, each
  * there in every language or in none; else one array per language
- * (CONTRACT §9). */
+ * (CONTRACT §9).  Keywords are names (plain from one language);
+ * highlights are prose. */
 json_t *pc_jr_text_list(jr_import_t *im, json_t **entries,
                         const char *key, const char *where)
 {
@@ -130,7 +156,7 @@ json_t *pc_jr_text_list(jr_import_t *im, json_t **entries,
             vals[l] = json_string_value(
                 json_array_get(json_object_get(entries[l], key), i));
         }
-        v = merge(im, vals, "");
+        v = merge(im, vals, "", strcmp(key, "keywords") != 0);
         json_array_append_new(out, v);
     }
     return out;
@@ -217,7 +243,7 @@ json_t *pc_jr_period(jr_import_t *im, json_t **entries, const char *before,
     }
     return merge(im, vals, apr_pstrcat(im->c.p, where, before ? "." : "",
                                        before ? before : "", "/dates",
-                                       NULL));
+                                       NULL), 1);
 }
 
 /* A text value with the same word in every language but those listed. */
@@ -229,5 +255,5 @@ json_t *pc_jr_words(jr_import_t *im, const char *dflt, const char *es)
     for (l = 0; l < im->n; l++) {
         vals[l] = strcmp(im->langs[l], "es") == 0 ? es : dflt;
     }
-    return merge(im, vals, "label");
+    return merge(im, vals, "label", 1);
 }

@@ -4,10 +4,20 @@
  * private to them (the commands themselves are in pc_jsonresume.h).
  *
  *   pc_jr_common.c     the context of a command, its messages and output
- *   pc_jr_dates.c      JSON Resume dates and the periods of the data
- *                      file; text folded for comparison (utf8proc)
+ *   pc_jr_dates.c      dates as people write them; text folded for
+ *                      comparison (utf8proc)
+ *   pc_jr_period.c     the periods of the data file
  *   pc_import_names.c  the ids and kinds the import makes
- *   pc_import_check.c  what the import reads of a document, and its checks
+ *   pc_import_members.c the members the import reads, and the names
+ *                      people give them (experience, GPA, category...)
+ *   pc_import_check.c  the checks of an entry's members and dates
+ *   pc_import_values.c values as people give them: per-language
+ *                      objects, lists of non-strings, texts as arrays
+ *   pc_import_load.c   the languages of the files; each file parsed,
+ *                      duplicate keys kept last
+ *   pc_import_contact.c the contacts and links of basics
+ *   pc_import_report.c what an import says: its assumptions, its summary
+ *                      line, --json
  *   pc_import_align.c  the entries of every language lined up
  *   pc_import_text.c   text values from one string per language
  *   pc_import.c        import-jsonresume and its mapping
@@ -61,13 +71,23 @@ const char *pc_jr_join(int n, const char **items, const char *sep,
 /* ------------------------------------------------------------ dates */
 
 int pc_jr_is_date(const char *s);
+/* What pc_jr_read_date assumed, as a reader does (bits). */
+#define JR_DATE_MONTH 1         /* a day its month does not have
+                                 * (2022-02-30): the month */
+#define JR_DATE_REMARK 2        /* a remark in parentheses after it
+                                 * ("Present (part-time)"): left out */
 /* Reads a date as people write it (pc_jr_date_forms) into *iso: YYYY,
  * YYYY-MM or YYYY-MM-DD, or "" for none (an empty text, or with `end` a
- * word for now).  Returns 0, -1 when it is not a date, -2 when day and
- * month cannot be told apart (03/04/2020), -3 for a word for now that
- * is not an end, -4 for a day its month does not have (2022-02-30). */
+ * word for now).  Returns 0, or the JR_DATE_* bits of what it assumed;
+ * -1 when it is not a date, -2 when day and month cannot be told apart
+ * (03/04/2020; 01/01/2020 can), -3 for a word for now that is not an
+ * end. */
 int pc_jr_read_date(const char **iso, const char *text, int end,
                     apr_pool_t *p);
+/* The remark in parentheses that ends text ("(part-time)"), or NULL. */
+const char *pc_jr_date_remark(const char *text, apr_pool_t *p);
+/* Whether text is a word for now ("Present", "actualidad"). */
+int pc_jr_is_now(const char *text, apr_pool_t *p);
 extern const char *const pc_jr_date_forms;
 const char *pc_jr_format_period(const char *start, const char *end,
                                 const char *lang, apr_pool_t *p);
@@ -111,7 +131,24 @@ typedef struct {
     apr_hash_t *dropped_seen;   /* member -> int *: how many */
     const char *label;          /* " (Acme, 2019-04 – present)": the
                                  * entry being imported, for messages */
+    apr_array_header_t *notes;  /* "FILE: $.path: what was assumed" */
+    int absent[JR_MAX_LANGS];   /* while an entry is filled: the
+                                 * languages that have no such entry */
+    int json;                   /* --json: the report on stdout */
+    const char *out;            /* the data file written ("-": stdout) */
+    json_t *result;             /* the data file made (for the summary) */
 } jr_import_t;
+
+/* pc_import_report.c: a new import command in im (its pool made). */
+void pc_jr_import_init(jr_import_t *im, const char *cmd);
+/* Records what the import assumed of document l (-1: of none): one note
+ * line (stderr and --json), never silent. */
+void pc_jr_assume(jr_import_t *im, int l, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Prints the notes and the summary line (records by collection,
+ * assumptions, what was not imported), or with --json the report, after
+ * a data file was written; status is the command's. */
+void pc_jr_report(jr_import_t *im, int status);
 
 /* pc_import.c: checks the documents im->docs and writes the data file
  * (one language each, in order im->langs); returns the exit status, the
@@ -135,10 +172,42 @@ const char *pc_jr_make_id(apr_hash_t *taken, const char *name,
                           apr_pool_t *p);
 const char *pc_jr_kind_of(const char *network, apr_pool_t *p);
 
-/* pc_import_check.c */
+/* pc_import_members.c */
+extern const jr_key_t pc_jr_basics_keys[];
 extern const jr_array_t pc_jr_profiles_array, pc_jr_work_array,
     pc_jr_education_array, pc_jr_skills_array, pc_jr_projects_array;
 int pc_jr_check_doc(jr_import_t *im, int l);
+const jr_key_t *pc_jr_find_key(const jr_key_t *keys, const char *k);
+/* The member of `keys` that member k of an entry means, under another
+ * case or spelling (StartDate, start_date, GPA) or a name people give it
+ * (category for a skill's name, names for its keywords, title for a
+ * position): NULL when none. */
+const char *pc_jr_member_meant(const jr_key_t *keys, const char *k);
+int pc_jr_has_content(json_t *v);
+
+/* pc_import_check.c */
+int pc_jr_check_entry(jr_import_t *im, int l, json_t *e,
+                      const jr_key_t *keys, const char *at,
+                      const char *path);
+int pc_jr_check_array(jr_import_t *im, int l, json_t *parent,
+                      const jr_array_t *a);
+
+/* pc_import_values.c: member k of entry e (`at`: "$.work[2]"; `path`:
+ * "work[]") as the check expects it (type 's' a string, 'l' an array of
+ * strings), from what people write there: a per-language object (the
+ * text of document l's language), a number, an array of strings for a
+ * text (paragraphs), a list of numbers, objects or arrays (flattened).
+ * Each change is noted (pc_jr_assume).  Returns -1 with a problem set
+ * when the value cannot be read so. */
+int pc_jr_coerce(jr_import_t *im, int l, json_t *e, const char *k,
+                 char type, const char *at, const char *path);
+
+/* pc_import_load.c */
+int pc_jr_import_langs(jr_import_t *im, const char *order);
+int pc_jr_load_doc(jr_import_t *im, int l);
+
+/* pc_import_contact.c */
+int pc_jr_import_contact(jr_import_t *im, json_t **basics, json_t *out);
 const char *pc_jr_dropped_list(jr_import_t *im);
 /* Counts n more of member `what` as not imported. */
 void pc_jr_drop(jr_import_t *im, const char *what, int n);
@@ -166,8 +235,13 @@ int pc_jr_import_array(jr_import_t *im, json_t **parents,
                        const char *id_fallback, jr_fill_fn fill);
 
 /* pc_import_text.c: each returns a new text value, or NULL with the
- * problem set (pc_jr_fail). */
+ * problem set (pc_jr_fail).  From one language, a text people read is
+ * language-tagged ({"en": ...}: a language added later shows it
+ * untranslated); pc_jr_name is for what is the same in every language
+ * on purpose (names of people, companies, schools). */
 json_t *pc_jr_text(jr_import_t *im, json_t **entries, const char *key,
+                   const char *where);
+json_t *pc_jr_name(jr_import_t *im, json_t **entries, const char *key,
                    const char *where);
 json_t *pc_jr_text2(jr_import_t *im, json_t **entries, const char *k1,
                     const char *k2, const char *where);

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_jr_dates.c -- dates for the JSON Resume commands: JSON Resume's
- * dates (YYYY, YYYY-MM, YYYY-MM-DD) written as the data file's periods
- * in a language ("Dec 2013 – present", for the import) and periods read
- * back into dates (for the export); and text folded for comparison, the
- * one use of utf8proc in profilectl, shared by the date reader (month
- * names with or without accents) and the ids the import makes (slugs).
+ * pc_jr_dates.c -- dates as people write them, read into JSON Resume's
+ * (YYYY, YYYY-MM, YYYY-MM-DD) for every import, the habits a reader
+ * understands included (a day its month does not have is the month;
+ * "Present (part-time)" is now, with a remark); and text folded for
+ * comparison, the one use of utf8proc in profilectl, shared by the date
+ * reader (month names with or without accents) and the ids the import
+ * makes (slugs).  Periods are pc_jr_period.c's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,21 +18,6 @@
 #include "pc_jr.h"
 
 #define JR_DASH "\xe2\x80\x93"          /* "–" in a period */
-
-typedef struct {
-    const char *lang;
-    const char *months[12];
-    const char *present;
-} jr_locale_t;
-
-/* How a period reads in each language; other languages get ISO dates
- * and an open end ("2019-04 –"). */
-static const jr_locale_t locales[] = {
-    {"en", {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep",
-            "Oct", "Nov", "Dec"}, "present"},
-    {"es", {"ene.", "feb.", "mar.", "abr.", "may.", "jun.", "jul.", "ago.",
-            "sept.", "oct.", "nov.", "dic."}, "actualidad"},
-};
 
 /* Month names, folded (lowercase, accents removed; a final dot is
  * dropped before the look-up), in English, Spanish, Portuguese, French
@@ -75,6 +61,13 @@ static const char *const present_words[] = {
     "atual", "atualmente", "o momento", "momento", "hoje", "ate o momento",
     "aujourd'hui", "aujourd\xe2\x80\x99hui", "en cours",
     "maintenant", "heute", "bis heute", "jetzt", "aktuell", "laufend",
+    "present day", "the present day", "to present", "to the present",
+    "up to now", "up to date", "till today", "until today", "to now",
+    "hasta hoy", "hasta ahora", "hasta el presente", "a la fecha",
+    "hasta la actualidad", "la fecha", "ate hoje", "ate o presente",
+    "o presente", "presente momento", "jusqu'a aujourd'hui",
+    "jusqu'a present", "a ce jour", "ce jour", "present jour",
+    "gegenwart", "bis jetzt", "bis dato", "derzeit", "seitdem",
     "\xe8\x87\xb3\xe4\xbb\x8a", "\xe7\x8e\xb0\xe5\x9c\xa8",
     "\xe7\x8f\xbe\xe5\x9c\xa8", "\xe4\xbb\x8a", NULL
 };
@@ -87,7 +80,8 @@ const char *const pc_jr_date_forms =
     "Spanish, Portuguese, French or German (April 2017, abr. 2017, "
     "M\xc3\xa4rz 2019, 1 f\xc3\xa9vr. 2018, March 3, 2020); for an end "
     "only, a word for now (Present, Current, actualidad, Atual, "
-    "aujourd'hui, heute, \xe8\x87\xb3\xe4\xbb\x8a...)";
+    "aujourd'hui, heute, Gegenwart, \xe8\x87\xb3\xe4\xbb\x8a...), "
+    "with or without a remark in parentheses (Present (part-time))";
 
 /* Days in month m of year y. */
 static int month_days(int y, int m)
@@ -99,18 +93,6 @@ static int month_days(int y, int m)
         return 29;
     }
     return days[m - 1];
-}
-
-static const jr_locale_t *locale_of(const char *lang)
-{
-    size_t i;
-
-    for (i = 0; i < sizeof(locales) / sizeof(locales[0]); i++) {
-        if (strcmp(locales[i].lang, lang) == 0) {
-            return &locales[i];
-        }
-    }
-    return NULL;
 }
 
 static int all_digits(const char *s, size_t n)
@@ -154,50 +136,6 @@ int pc_jr_is_date(const char *s)
     }
     d = atoi(s + 8);
     return d >= 1 && d <= month_days(atoi(s), m);
-}
-
-/* A date as language `lang` writes it: "Dec 2013", "1 dic. 2013",
- * "2013"; ISO as it is for languages without a locale. */
-static const char *format_date(const char *date, const char *lang,
-                               apr_pool_t *p)
-{
-    const jr_locale_t *l = locale_of(lang);
-    size_t n = strlen(date);
-    const char *mon;
-
-    if (l == NULL || n == 4) {
-        return date;
-    }
-    mon = l->months[atoi(date + 5) - 1];
-    if (n == 7) {
-        return apr_psprintf(p, "%s %.4s", mon, date);
-    }
-    return apr_psprintf(p, "%d %s %.4s", atoi(date + 8), mon, date);
-}
-
-/* The period of start and end ("" where absent) in language `lang`:
- * "S – E", "S" when both are the same, "S – present", "– E", or "". */
-const char *pc_jr_format_period(const char *start, const char *end,
-                                const char *lang, apr_pool_t *p)
-{
-    const jr_locale_t *l = locale_of(lang);
-    const char *s = *start ? format_date(start, lang, p) : "";
-    const char *e = *end ? format_date(end, lang, p) : "";
-
-    if (!*start && !*end) {
-        return "";
-    }
-    if (!*end) {
-        return apr_pstrcat(p, s, " " JR_DASH, l ? " " : "",
-                           l ? l->present : "", NULL);
-    }
-    if (!*start) {
-        return apr_pstrcat(p, JR_DASH " ", e, NULL);
-    }
-    if (strcmp(start, end) == 0) {
-        return s;
-    }
-    return apr_pstrcat(p, s, " " JR_DASH " ", e, NULL);
 }
 
 /* s folded for comparison: lowercase, accents removed, runs of spaces
@@ -277,9 +215,26 @@ static const char *iso(int y, int m, int d, apr_pool_t *p)
     return apr_psprintf(p, "%04d-%02d-%02d", y, m, d);
 }
 
+/* The day d of month m of year y, as iso() makes it; a day that month
+ * does not have (2022-02-30, 1996-06-31) is read as the month, as a
+ * reader takes it: JR_DATE_MONTH.  -1 when it is no date. */
+static int day_or_month(const char **out, int y, int m, int d,
+                        apr_pool_t *p)
+{
+    if ((*out = iso(y, m, d, p)) != NULL) {
+        return 0;
+    }
+    if (m >= 1 && m <= 12 && d >= 1 && d <= 31
+        && (*out = iso(y, m, -1, p)) != NULL) {
+        return JR_DATE_MONTH;
+    }
+    return -1;
+}
+
 /* The numeric forms: up to three numbers split by one of "-/.".  Returns
- * 0 and *out, -1 when it is not one of them, -2 when day and month cannot
- * be told apart, -4 for a day the month does not have. */
+ * 0 or JR_DATE_MONTH (day_or_month) and *out, -1 when it is not one of
+ * them, -2 when day and month cannot be told apart (3/4/2020; 1/1/2023
+ * is the same day either way). */
 static int numeric_date(const char **out, const char *s, apr_pool_t *p)
 {
     int v[3], len[3], n = 0;
@@ -311,15 +266,15 @@ static int numeric_date(const char **out, const char *s, apr_pool_t *p)
                 *out = iso(v[0], v[2], v[1], p);
                 return *out ? 0 : -1;
             }
-            if (v[1] >= 1 && v[1] <= 12 && v[2] >= 1 && v[2] <= 12) {
+            if (v[1] >= 1 && v[1] <= 12 && v[2] >= 1 && v[2] <= 12
+                && v[1] != v[2]) {
                 return -2;
             }
         }
-        *out = iso(v[0], n > 1 ? v[1] : -1, n > 2 ? v[2] : -1, p);
-        if (*out == NULL && n == 3 && v[1] >= 1 && v[1] <= 12 && v[2] >= 1
-            && v[2] <= 31) {
-            return -4;          /* 2022-02-30 */
+        if (n == 3) {
+            return day_or_month(out, v[0], v[1], v[2], p);
         }
+        *out = iso(v[0], n > 1 ? v[1] : -1, -1, p);
         return *out ? 0 : -1;
     }
     if (len[0] > 2 || len[n - 1] != 4 || (n == 3 && len[1] > 2)) {
@@ -330,22 +285,19 @@ static int numeric_date(const char **out, const char *s, apr_pool_t *p)
         return *out ? 0 : -1;
     }
     if (sep == '.') {           /* DD.MM.YYYY: never month first */
-        *out = iso(v[2], v[1], v[0], p);
-        return *out ? 0 : -1;
+        return day_or_month(out, v[2], v[1], v[0], p);
     }
     if (v[0] > 12 && v[1] >= 1 && v[1] <= 12) {
-        *out = iso(v[2], v[1], v[0], p);
+        return day_or_month(out, v[2], v[1], v[0], p);
     }
-    else if (v[1] > 12 && v[0] >= 1 && v[0] <= 12) {
+    if (v[1] > 12 && v[0] >= 1 && v[0] <= 12) {
+        return day_or_month(out, v[2], v[0], v[1], p);
+    }
+    if (v[0] >= 1 && v[0] <= 12 && v[0] == v[1]) {
         *out = iso(v[2], v[0], v[1], p);
+        return *out ? 0 : -1;
     }
-    else if (v[0] >= 1 && v[0] <= 12 && v[1] >= 1 && v[1] <= 12) {
-        return -2;
-    }
-    else {
-        return -1;
-    }
-    return *out ? 0 : -1;
+    return v[0] >= 1 && v[0] <= 12 && v[1] >= 1 && v[1] <= 12 ? -2 : -1;
 }
 
 /* Month names: a year, a month name, perhaps a day, in any order, with
@@ -394,8 +346,7 @@ static int named_date(const char **out, const char *s, apr_pool_t *p)
     if (year < 0 || month < 0 || day == 0) {
         return -1;
     }
-    *out = iso(year, month, day, p);
-    return *out ? 0 : -1;
+    return day_or_month(out, year, month, day, p);
 }
 
 static int is_present(const char *folded)
@@ -410,10 +361,66 @@ static int is_present(const char *folded)
     return 0;
 }
 
+int pc_jr_is_now(const char *text, apr_pool_t *p)
+{
+    return is_present(fold(text, p));
+}
+
+/* The length of s without a final remark in parentheses ("Present
+ * (part-time)", "2019 (approx.)"), its spaces trimmed; 0 when it has
+ * none. */
+static size_t before_remark(const char *s)
+{
+    size_t n = strlen(s);
+    const char *open;
+
+    if (n < 3 || s[n - 1] != ')' || (open = strrchr(s, '(')) == NULL) {
+        return 0;
+    }
+    n = (size_t)(open - s);
+    while (n > 0 && s[n - 1] == ' ') {
+        n--;
+    }
+    return n;
+}
+
+const char *pc_jr_date_remark(const char *text, apr_pool_t *p)
+{
+    const char *open = strrchr(text, '(');
+    size_t n = strlen(text);
+
+    while (n > 0 && apr_isspace(text[n - 1])) {
+        n--;
+    }
+    if (open == NULL || n == 0 || text[n - 1] != ')') {
+        return NULL;
+    }
+    return apr_pstrmemdup(p, open, (size_t)(text + n - open));
+}
+
+static int read_folded(const char **iso_out, const char *f, int end,
+                       apr_pool_t *p)
+{
+    int rv;
+
+    if (is_present(f)) {
+        return end ? 0 : -3;
+    }
+    if (!apr_isdigit(*f) || (rv = numeric_date(iso_out, f, p)) == -1) {
+        rv = named_date(iso_out, f, p);
+    }
+    if (rv < 0 || *iso_out == NULL) {
+        *iso_out = "";
+        return rv < 0 ? rv : -1;
+    }
+    return rv;
+}
+
 int pc_jr_read_date(const char **iso_out, const char *text, int end,
                     apr_pool_t *p)
 {
     const char *f = fold(text, p);
+    size_t n;
     int rv;
 
     *iso_out = "";
@@ -425,75 +432,16 @@ int pc_jr_read_date(const char **iso_out, const char *text, int end,
         }
         return *text ? -1 : 0;
     }
-    if (is_present(f)) {
-        return end ? 0 : -3;
-    }
-    if (!apr_isdigit(*f) || (rv = numeric_date(iso_out, f, p)) == -1) {
-        rv = named_date(iso_out, f, p);
-    }
-    if (rv < 0 || *iso_out == NULL) {
-        *iso_out = "";
-        return rv < 0 ? rv : -1;
-    }
-    return 0;
-}
-
-/* Reads one date of a period back into ISO form; NULL when it is not
- * one. */
-static const char *parse_date(const char *text, apr_pool_t *p)
-{
-    const char *d;
-
-    return pc_jr_read_date(&d, text, 0, p) == 0 && *d ? d : NULL;
-}
-
-static const char *trimmed(const char *s, size_t n, apr_pool_t *p)
-{
-    while (n && *s == ' ') {
-        s++, n--;
-    }
-    while (n && s[n - 1] == ' ') {
-        n--;
-    }
-    return apr_pstrmemdup(p, s, n);
-}
-
-/* Reads a period back into JSON Resume dates ("" where absent): the
- * inverse of pc_jr_format_period, tolerant of " - " for the dash.  Returns -1
- * when the text is not a period (an empty text is one, with no dates). */
-int pc_jr_parse_period(const char **start, const char **end,
-                       const char *text, apr_pool_t *p)
-{
-    const char *dash = strstr(text, JR_DASH);
-    size_t dlen = strlen(JR_DASH);
-    const char *left, *right;
-
-    *start = *end = "";
-    if (dash == NULL && (dash = strstr(text, " - ")) != NULL) {
-        dash++;
-        dlen = 1;
-    }
-    if (dash == NULL) {
-        left = trimmed(text, strlen(text), p);
-        if (!*left) {
-            return 0;
+    rv = read_folded(iso_out, f, end, p);
+    if (rv == -1 && (n = before_remark(f)) > 0) {
+        /* "Present (part-time)": the date, and a remark a reader
+         * takes as one. */
+        rv = read_folded(iso_out, apr_pstrmemdup(p, f, n), end, p);
+        if (rv >= 0) {
+            rv |= JR_DATE_REMARK;
         }
-        *start = *end = parse_date(left, p);
-        return *start ? 0 : -1;
     }
-    left = trimmed(text, dash - text, p);
-    right = trimmed(dash + dlen, strlen(dash + dlen), p);
-    if (!*left && !*right) {
-        return -1;
-    }
-    if (*left && (*start = parse_date(left, p)) == NULL) {
-        return -1;
-    }
-    if (*right && !is_present(fold(right, p))
-        && (*end = parse_date(right, p)) == NULL) {
-        return -1;
-    }
-    return 0;
+    return rv;
 }
 
 const char *pc_jr_unaccent(const char *s, apr_pool_t *p)

@@ -18,6 +18,7 @@
 #include <apr_strings.h>
 #include <jansson.h>
 
+#include "profile_text.h"
 #include "profilectl.h"
 #include "pc_jr.h"
 #include "pc_linkedin.h"
@@ -118,17 +119,10 @@ static const char *get(li_t *li, const pc_li_table_t *t,
                        const pc_li_row_t *r, const li_col_t *c)
 {
     const char *n = col_name(t, c), *s = n ? pc_li_get(t, r, n) : NULL;
-    const char *e;
+    apr_size_t len = s ? strlen(s) : 0;
 
-    if (s == NULL) {
-        return "";
-    }
-    while (apr_isspace(*s)) {
-        s++;
-    }
-    for (e = s + strlen(s); e > s && apr_isspace(e[-1]); e--) {
-    }
-    return apr_pstrndup(li->im.c.p, s, e - s);
+    profile_text_trim(&s, &len);
+    return s ? apr_pstrmemdup(li->im.c.p, s, len) : "";
 }
 
 /* Counts the non-empty values of every column of t that cols does not
@@ -173,11 +167,17 @@ static void put_date(li_t *li, json_t *obj, const char *key,
                      const li_col_t *c)
 {
     const char *text = get(li, t, r, c), *iso;
+    int rv;
 
     if (!*text) {
         return;
     }
-    if (pc_jr_read_date(&iso, text, 0, li->im.c.p) != 0 || !*iso) {
+    rv = pc_jr_read_date(&iso, text, 0, li->im.c.p);
+    if (rv > 0 && *iso) {
+        pc_jr_assume(&li->im, -1, "%s/%s:%d: %s \"%s\" read as %s",
+                     li->path, t->name, r->line, col_name(t, c), text, iso);
+    }
+    if (rv < 0 || !*iso) {
         pc_jr_fail(&li->im.c, "%s/%s:%d: %s \"%s\" is not a date: LinkedIn "
                    "writes " LI_DATE_FORMS, li->path, t->name, r->line,
                    col_name(t, c), text);
@@ -185,145 +185,6 @@ static void put_date(li_t *li, json_t *obj, const char *key,
         return;
     }
     pc_jr_set_str(obj, key, iso);
-}
-
-/* Is s (n bytes) a bullet mark: "•" anywhere, "-" or "*" where a line
- * starts? */
-static int bullet_at(const char *s, int line_start)
-{
-    if (strncmp(s, "\xe2\x80\xa2", 3) == 0) {
-        return 3;
-    }
-    if (line_start && (*s == '-' || *s == '*')
-        && (s[1] == ' ' || s[1] == '\t')) {
-        return 1;
-    }
-    return 0;
-}
-
-/* Text with its runs of white space (tabs, newlines, U+FFFC object
- * replacement characters) as one space, trimmed. */
-static const char *squeeze(const char *s, apr_size_t n, apr_pool_t *p)
-{
-    char *out = apr_palloc(p, n + 1), *d = out;
-    apr_size_t i;
-    int space = 1;
-
-    for (i = 0; i < n; i++) {
-        if (apr_isspace(s[i]) || strncmp(s + i, "\xef\xbf\xbc", 3) == 0) {
-            if (!apr_isspace(s[i])) {
-                i += 2;
-            }
-            if (!space) {
-                *d++ = ' ';
-            }
-            space = 1;
-            continue;
-        }
-        *d++ = s[i];
-        space = 0;
-    }
-    while (d > out && d[-1] == ' ') {
-        d--;
-    }
-    *d = '\0';
-    return out;
-}
-
-/* Splits a description into its prose (the context) and its bullets
- * (the highlights).  A bullet starts at "•" anywhere, or at "-" or "*"
- * and a space where a line starts: after a newline, or after a run of
- * two or more spaces (LinkedIn flattens the line breaks of newer exports
- * into such runs); it runs to the next bullet or line break.  Every
- * other piece of text is prose, joined in order with a space. */
-static void split_description(const char **context, json_t *highlights,
-                              const char *text, apr_pool_t *p)
-{
-    const char *s = text, *piece = text, *prose = "";
-    int in_bullet = 0, line_start = 1, spaces = 0, k;
-
-    for (;;) {
-        k = *s ? bullet_at(s, line_start) : 0;
-        if (*s == '\0' || k || *s == '\n') {
-            const char *t = squeeze(piece, s - piece, p);
-
-            if (in_bullet && *t) {
-                json_array_append_new(highlights, json_string(t));
-            }
-            else if (*t) {
-                prose = apr_pstrcat(p, prose, *prose ? " " : "", t, NULL);
-            }
-            if (*s == '\0') {
-                break;
-            }
-            in_bullet = k != 0;
-            s += k ? k : 1;
-            piece = s;
-            line_start = !k;
-            spaces = 0;
-            continue;
-        }
-        if (*s == ' ' || *s == '\t' || *s == '\r') {
-            spaces++;
-            line_start = line_start || spaces >= 2;
-        }
-        else {
-            /* A bullet found after a run of spaces ends the piece before
-             * the run: squeeze() drops the run. */
-            line_start = 0;
-            spaces = 0;
-        }
-        s++;
-    }
-    *context = prose;
-}
-
-/* The host of a URL (scheme-less or not), lower case, without "www.". */
-static const char *host_of(const char *url, apr_pool_t *p)
-{
-    const char *s = strstr(url, "://"), *e;
-    char *h;
-    int i;
-
-    s = s ? s + 3 : url;
-    for (e = s; *e && *e != '/' && *e != ':' && *e != '?' && *e != '#';
-         e++) {
-    }
-    h = apr_pstrndup(p, s, e - s);
-    for (i = 0; h[i]; i++) {
-        h[i] = apr_tolower(h[i]);
-    }
-    return strncmp(h, "www.", 4) == 0 ? h + 4 : h;
-}
-
-/* The network a host is (its name gives the link's kind), or NULL for a
- * website of the person's own. */
-static const char *network_of(const char *host)
-{
-    static const char *const nets[][2] = {
-        {"github.com", "GitHub"}, {"linkedin.com", "LinkedIn"},
-        {"gitlab.com", "GitLab"}, {"twitter.com", "Twitter"},
-        {"x.com", "X"}, {"bitbucket.org", "Bitbucket"},
-        {"stackoverflow.com", "Stack Overflow"}, {"medium.com", "Medium"},
-        {"youtube.com", "YouTube"}, {"facebook.com", "Facebook"},
-        {"instagram.com", "Instagram"}, {"behance.net", "Behance"},
-        {"dribbble.com", "Dribbble"}, {"kaggle.com", "Kaggle"},
-        {"slideshare.net", "SlideShare"}, {"xing.com", "XING"},
-        {"mastodon.social", "Mastodon"}, {"codefights.com", "CodeFights"},
-        {"trailblazer.me", "Trailblazer"}, {NULL, NULL}
-    };
-    size_t n = strlen(host), m;
-    int i;
-
-    for (i = 0; nets[i][0]; i++) {
-        m = strlen(nets[i][0]);
-        if (strcmp(host, nets[i][0]) == 0
-            || (n > m && host[n - m - 1] == '.'
-                && strcmp(host + n - m, nets[i][0]) == 0)) {
-            return nets[i][1];
-        }
-    }
-    return NULL;
 }
 
 /* Profile.csv Websites: "PORTFOLIO:url, BLOG:url" (2018) or
@@ -375,8 +236,8 @@ static void import_websites(li_t *li, json_t *basics, const char *field)
                                             NULL), 1);
             continue;
         }
-        host = host_of(url, p);
-        net = network_of(host);
+        host = pc_li_host_of(url, p);
+        net = pc_li_network_of(host);
         if (net == NULL && !*pc_jr_str(basics, "url")) {
             pc_jr_set_str(basics, "url", url);
             continue;
@@ -454,12 +315,12 @@ static void fill_position(li_t *li, const pc_li_table_t *t,
     json_t *hl = json_array();
     const char *context;
 
-    split_description(&context, hl, get(li, t, r, &position_cols[2]),
+    pc_li_split_description(&context, hl, get(li, t, r, &position_cols[2]),
                       li->im.c.p);
     pc_jr_set_str(w, "name", get(li, t, r, &position_cols[0]));
     pc_jr_set_str(w, "position", get(li, t, r, &position_cols[1]));
     pc_jr_set_str(w, "description", context);
-    pc_jr_set_str(w, "location", squeeze(get(li, t, r, &position_cols[3]),
+    pc_jr_set_str(w, "location", pc_li_squeeze(get(li, t, r, &position_cols[3]),
                                          strlen(get(li, t, r,
                                                     &position_cols[3])),
                                          li->im.c.p));
@@ -483,7 +344,7 @@ static void fill_project(li_t *li, const pc_li_table_t *t,
     const char *d = get(li, t, r, &project_cols[1]);
 
     pc_jr_set_str(pr, "name", get(li, t, r, &project_cols[0]));
-    pc_jr_set_str(pr, "description", squeeze(d, strlen(d), li->im.c.p));
+    pc_jr_set_str(pr, "description", pc_li_squeeze(d, strlen(d), li->im.c.p));
     put_date(li, pr, "startDate", t, r, &project_cols[2]);
     put_date(li, pr, "endDate", t, r, &project_cols[3]);
 }
@@ -524,7 +385,7 @@ static json_t *import_skills(li_t *li)
 }
 
 #define LI_USAGE "usage: %s import-linkedin [--lang L] [--name NAME] " \
-    "[--strict] [-o OUT] EXPORT"
+    "[--strict] [--json] [-o OUT] EXPORT"
 
 static int linkedin_run(li_t *li, const char *name, const char *out)
 {
@@ -580,6 +441,7 @@ int pc_cmd_import_linkedin(int argc, char **argv)
         {"name", 258, 1, "the person's name (when there is no Profile.csv)"},
         {"output", 'o', 1, "the data file to write (-: standard output)"},
         {"strict", 257, 0, "refuse what the mapping would drop"},
+        {"json", 259, 0, "the report as JSON on standard output"},
         {NULL, 0, 0, NULL}
     };
     li_t li;
@@ -587,11 +449,10 @@ int pc_cmd_import_linkedin(int argc, char **argv)
     apr_status_t rv;
     const char *optarg, *out = NULL, *name = NULL, *lang = "en";
     char *tag;
-    int optch, i, status;
+    int optch, i;
 
     memset(&li, 0, sizeof(li));
-    li.im.c.cmd = "import-linkedin";
-    li.im.c.p = pc_pool();
+    pc_jr_import_init(&li.im, "import-linkedin");
     os = pc_getopt(argc, argv, li.im.c.p);
     while ((rv = apr_getopt_long(os, options, &optch, &optarg))
            == APR_SUCCESS) {
@@ -600,12 +461,19 @@ int pc_cmd_import_linkedin(int argc, char **argv)
         case 258: name = optarg; break;
         case 'o': out = optarg; break;
         case 257: li.im.strict = 1; break;
+        case 259: li.im.json = 1; break;
         }
     }
+    if (li.im.json && (out == NULL || strcmp(out, "-") == 0)) {
+        li.im.json = 0;
+        return pc_jr_import_end(&li.im, pc_fail(li.im.c.cmd, "--json prints "
+                                                "the report on standard "
+                                                "output: name the data file "
+                                                "with -o FILE"));
+    }
     if (rv != APR_EOF || argc - os->ind != 1) {
-        status = pc_fail(li.im.c.cmd, LI_USAGE, pc_progname);
-        apr_pool_destroy(li.im.c.p);
-        return status;
+        return pc_jr_import_end(&li.im, pc_fail(li.im.c.cmd, LI_USAGE,
+                                                pc_progname));
     }
     tag = apr_pstrdup(li.im.c.p, lang);
     for (i = 0; tag[i]; i++) {
@@ -615,21 +483,18 @@ int pc_cmd_import_linkedin(int argc, char **argv)
         tag[i] = apr_tolower(tag[i]);
     }
     if (tag[i] || i < 2 || i > 8) {
-        status = pc_fail(li.im.c.cmd, "--lang \"%s\" is not a language tag: "
-                         "2 to 8 ASCII letters, e.g. en", lang);
-        apr_pool_destroy(li.im.c.p);
-        return status;
+        return pc_jr_import_end(&li.im, pc_fail(li.im.c.cmd, "--lang \"%s\" "
+                                                "is not a language tag: 2 to "
+                                                "8 ASCII letters, e.g. en",
+                                                lang));
     }
     if (name != NULL && !*name) {
-        status = pc_fail(li.im.c.cmd, "--name is empty");
-        apr_pool_destroy(li.im.c.p);
-        return status;
+        return pc_jr_import_end(&li.im, pc_fail(li.im.c.cmd,
+                                                "--name is empty"));
     }
     li.path = os->argv[os->ind];
     li.im.n = 1;
     li.im.langs[0] = tag;
     li.im.files[0] = li.path;
-    li.im.dropped = apr_array_make(li.im.c.p, 8, sizeof(const char *));
-    li.im.dropped_seen = apr_hash_make(li.im.c.p);
     return pc_jr_import_end(&li.im, linkedin_run(&li, name, out));
 }

@@ -8,6 +8,7 @@
  *                  profilectl.c, for the fuzz programs.
  *   pc_linkedin.c  import-linkedin: the export as a JSON Resume document,
  *                  imported by pc_jr_import_docs (docs/linkedin.md)
+ *   pc_li_text.c   its texts: descriptions, spaces, websites' networks
  *   pc_merge.c     merge: data files of different languages as one
  */
 #ifndef PC_LINKEDIN_H
@@ -16,6 +17,7 @@
 #include <apr_hash.h>
 #include <apr_pools.h>
 #include <apr_tables.h>
+#include <jansson.h>
 
 /* The most the reader takes of one file, and of all files together
  * (uncompressed): a guard against ZIP bombs. */
@@ -68,5 +70,17 @@ const char *pc_li_get(const pc_li_table_t *t, const pc_li_row_t *r,
 
 int pc_cmd_import_linkedin(int argc, char **argv);
 int pc_cmd_merge(int argc, char **argv);
+
+/* pc_li_text.c */
+/* s (n bytes) with runs of spaces one space, none at either end. */
+const char *pc_li_squeeze(const char *s, apr_size_t n, apr_pool_t *p);
+/* A description's bullet lines appended to highlights (strings), the
+ * rest (squeezed) in *context. */
+void pc_li_split_description(const char **context, json_t *highlights,
+                             const char *text, apr_pool_t *p);
+/* The host of url, lowercased, without "www." (in p). */
+const char *pc_li_host_of(const char *url, apr_pool_t *p);
+/* The network a host belongs to ("GitHub"), or NULL. */
+const char *pc_li_network_of(const char *host);
 
 #endif

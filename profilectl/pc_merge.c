@@ -129,9 +129,7 @@ int pc_cmd_merge(int argc, char **argv)
     const char **inputs;
     int optch, i, status = PC_EXIT_USAGE;
 
-    memset(&im, 0, sizeof(im));
-    im.c.cmd = "merge";
-    im.c.p = pc_pool();
+    pc_jr_import_init(&im, "merge");
     os = pc_getopt(argc, argv, im.c.p);
     while ((rv = apr_getopt_long(os, options, &optch, &optarg))
            == APR_SUCCESS) {
@@ -147,8 +145,6 @@ int pc_cmd_merge(int argc, char **argv)
         apr_pool_destroy(im.c.p);
         return status;
     }
-    im.dropped = apr_array_make(im.c.p, 8, sizeof(const char *));
-    im.dropped_seen = apr_hash_make(im.c.p);
     inputs = apr_pcalloc(im.c.p, (argc - os->ind + 1) * sizeof(*inputs));
     for (i = os->ind; i < argc; i++) {
         inputs[i - os->ind] = os->argv[i];

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_new.c -- `profilectl new [--languages en,es] [--force] [FILE]`: a
+ * pc_new.c -- `profilectl new [--languages en] [--force] [FILE]`: a
  * blank data file, valid as it is, for an owner starting from nothing.
  * It is made from the schema tables (profile_schema.c), so it has every
  * field the module requires, in the order responses list them: text
- * values as one empty string per language, one element in each list and
- * collection, ids "example".  The result is checked with the module's
- * validation before it is written.
+ * values language-tagged ({"en": ""}), one element in each list and
+ * collection, ids "example".  One language by default: a second one is
+ * added as translations (merge, or a translator's tool), so that nothing
+ * is served in a language it was never written in; naming several
+ * languages gives every text an empty string in each, said on stderr.
+ * The result is checked with the module's validation before it is
+ * written.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,14 +82,14 @@ static json_t *skeleton(const profile_field_t *fields,
 int pc_cmd_new(int argc, char **argv)
 {
     static const apr_getopt_option_t options[] = {
-        {"languages", 'l', 1, "the languages, default first (en,es)"},
+        {"languages", 'l', 1, "the languages, default first (en)"},
         {"force", 'f', 0, "replace FILE if it exists"},
         {NULL, 0, 0, NULL}
     };
     apr_pool_t *p = pc_pool();
     apr_getopt_t *os;
     apr_status_t rv;
-    const char *optarg, *list = "en,es", *err = NULL, *file = NULL;
+    const char *optarg, *list = "en", *err = NULL, *file = NULL;
     apr_array_header_t *langs = apr_array_make(p, 4, sizeof(char *));
     profile_load_opts_t check = {.render = 0, .compress = 0, .max_size = 0,
                                  .problems = NULL};
@@ -106,7 +110,7 @@ int pc_cmd_new(int argc, char **argv)
         }
     }
     if (rv != APR_EOF || argc - os->ind > 1) {
-        return pc_fail("new", "usage: %s new [--languages en,es] [--force] "
+        return pc_fail("new", "usage: %s new [--languages en] [--force] "
                        "[FILE]", pc_progname);
     }
     if (os->ind < argc) {
@@ -135,6 +139,13 @@ int pc_cmd_new(int argc, char **argv)
     text = apr_pstrcat(p, json, "\n", NULL);
     status = pc_write("new", file, text, strlen(text), NULL,
                       force ? 0 : PC_WRITE_EXCL, p);
+    if (status == PC_EXIT_OK && langs->nelts > 1) {
+        fprintf(stderr, "profilectl new: note: every text is empty in %d "
+                "languages; a text written in %s and left empty in another "
+                "is served empty there: write one language first and add "
+                "the others as translations (profilectl(1), new)\n",
+                langs->nelts, APR_ARRAY_IDX(langs, 0, const char *));
+    }
 
 leave:
     free(json);

@@ -97,9 +97,12 @@ def test_export_imports_from_folder_and_zip_alike_and_passes_check(
 def test_profile_csv_gives_name_headline_summary_and_links():
     d = json.loads(_import(os.path.join(LI_DATA,
                                         "81-constructed-2018-profile")).stdout)
+    # One language: what people read is tagged with it, the name is not
+    # (CONTRACT §9, issue 27).
     assert d["profile"] == {
-        "name": "Tomás Reyes", "headline": "Backend developer",
-        "summary": "Builds payment APIs; likes boring, reliable systems."}
+        "name": "Tomás Reyes", "headline": {"en": "Backend developer"},
+        "summary": {"en": "Builds payment APIs; likes boring, reliable "
+                          "systems."}}
     assert [(k["kind"], k["url"]) for k in d["contact"]["links"]] == [
         ("website", "http://example.com"),
         ("github", "https://github.com/example-user"),
@@ -141,20 +144,21 @@ def test_descriptions_give_context_and_bullet_highlights():
     d = json.loads(_import(os.path.join(LI_DATA,
                                         "80-constructed-2016-layout")).stdout)
     e = d["experience"][0]
-    assert e["role"] == "Manager, Technical Publications"   # Title last
-    assert e["context"] == "Leads a team of four writers. · Portland"
-    assert e["highlights"] == ["Moved the manuals to a docs-as-code pipeline",
-                               "Cut the support tickets about setup by half"]
-    assert e["period"] == "Oct 2014 – present"      # M/YYYY, empty end
-    assert d["experience"][2]["period"] == "Aug 2004 – Feb 2010"
+    assert e["role"] == {"en": "Manager, Technical Publications"}  # Title
+    assert e["context"] == {"en": "Leads a team of four writers. · Portland"}
+    assert e["highlights"] == [
+        {"en": "Moved the manuals to a docs-as-code pipeline"},
+        {"en": "Cut the support tickets about setup by half"}]
+    assert e["period"] == {"en": "Oct 2014 – present"}  # M/YYYY, empty end
+    assert d["experience"][2]["period"] == {"en": "Aug 2004 – Feb 2010"}
     d = json.loads(_import(os.path.join(LI_DATA,
                                         "81-constructed-2018-profile")).stdout)
     e = d["experience"][0]
-    assert e["context"] == "Payments API in Go. · " \
-        "Madrid, Comunidad de Madrid, España"
-    assert e["highlights"] == ["Designed the refunds service",
-                               "On call for the ledger"]
-    assert d["caseStudies"][0]["context"] == "3 Mar 2019 – Jan 2020"
+    assert e["context"] == {"en": "Payments API in Go. · "
+                                  "Madrid, Comunidad de Madrid, España"}
+    assert e["highlights"] == [{"en": "Designed the refunds service"},
+                               {"en": "On call for the ledger"}]
+    assert d["caseStudies"][0]["context"] == {"en": "3 Mar 2019 – Jan 2020"}
 
 
 def test_periods_and_skill_group_in_the_chosen_language():
@@ -163,8 +167,16 @@ def test_periods_and_skill_group_in_the_chosen_language():
     assert cp.returncode == 0, cp.stderr
     d = json.loads(cp.stdout)
     assert d["languages"] == ["es"]
-    assert d["experience"][0]["period"] == "mar. 2021 – actualidad"
-    assert d["skills"][0]["title"] == "Aptitudes"
+    assert d["experience"][0]["period"] == {"es": "mar. 2021 – actualidad"}
+    assert d["skills"][0]["title"] == {"es": "Aptitudes"}
+
+
+def test_the_import_ends_with_one_summary_line():
+    cp = _import(os.path.join(LI_DATA, "81-constructed-2018-profile"))
+    assert cp.returncode == 0, cp.stderr
+    last = cp.stderr.rstrip("\n").splitlines()[-1]
+    assert last.startswith("profilectl import-linkedin: imported "), last
+    assert " experience, " in last and "; not imported: " in last, last
 
 
 def test_bom_crlf_blank_line_and_fffc_change_nothing():

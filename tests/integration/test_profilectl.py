@@ -334,7 +334,10 @@ class TestNew:
         ctl("check", path, check_rc=0)
         with open(path, encoding="utf-8") as f:
             d = json.load(f)
-        assert d["languages"] == ["en", "es"]
+        # One language, its texts tagged: a second language is added as
+        # translations, never served from empty strings (issue 27).
+        assert d["languages"] == ["en"]
+        assert d["profile"]["headline"] == {"en": ""}
         assert set(d) == {"languages", "profile", "skills", "experience",
                           "education", "contact", "caseStudies", "metrics"}
         server = make_httpd("ctl-new", h.REFUSE + h.location("/api/v1",
@@ -369,6 +372,8 @@ class TestNew:
         d = json.loads(cp.stdout)
         assert d["languages"] == ["es", "en", "fr"]
         assert d["profile"]["headline"] == {"es": "", "en": "", "fr": ""}
+        assert b"every text is empty in 3 languages" in cp.stderr
+        assert ctl("new", "--languages", "fr", check_rc=0).stderr == b""
         ctl("new", "--languages", "es,e1", check_rc=2)
 
 
@@ -849,8 +854,10 @@ def test_exit_statuses_of_new(tmp_path):
 def test_exit_statuses_of_import(tmp_path):
     en = _resume(tmp_path, "en.json")
     ctl("import-jsonresume", en, check_rc=0)
-    # A problem in the document: 1.
-    cp = ctl("import-jsonresume", _resume(tmp_path, "x.en.json", name=42),
+    # A problem in the document: 1 (a number for a name is read as its
+    # text, issue 27; a text per language without the file's is not).
+    cp = ctl("import-jsonresume", _resume(tmp_path, "x.en.json",
+                                          name={"fr": "Richard"}),
              check_rc=1)
     assert cp.stdout == b""
     # Not JSON, or not there: 2, with the file's name.

@@ -1,0 +1,447 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * pc_import_members.c -- the members import-jsonresume reads of a JSON
+ * Resume document (pc_jr_*_array, with the names of older schema
+ * versions: work[].company, website, basics.picture...), and the names
+ * people give them that a reader understands: another case or spelling
+ * (Basics, StartDate, start_date, GPA), a section under another name
+ * whose entries are JSON Resume's (experience, jobs, works for work), a
+ * member under a name people use (a skill's category and names for its
+ * name and keywords).  Each is read as meant, with a note; a name that
+ * is only near a known one (wrok) is still a problem ("did you mean"),
+ * and a home-made format (personal_information for basics) is refused.
+ */
+#include <string.h>
+
+#include <apr_lib.h>
+#include <apr_strings.h>
+#include <jansson.h>
+
+#include "pc_jr.h"
+
+/* type: 's' string, 'd' date, 'l' array of strings, '*' anything (not
+ * read).  A member with `alias_of` is an older name of that member: its
+ * value is moved there (when that member is absent). */
+const jr_key_t pc_jr_basics_keys[] = {
+    {"name", 's', 1, NULL}, {"label", 's', 1, NULL},
+    {"email", 's', 1, NULL}, {"phone", 's', 1, NULL},
+    {"url", 's', 1, NULL}, {"website", 's', 1, "url"},
+    {"summary", 's', 1, NULL}, {"image", '*', 0, NULL},
+    {"picture", '*', 0, "image"}, {"location", '*', 0, NULL},
+    {"profiles", '*', 1, NULL}, {NULL, 0, 0, NULL}
+};
+static const jr_key_t profile_keys[] = {
+    {"network", 's', 1, NULL}, {"username", '*', 0, NULL},
+    {"url", 's', 1, NULL}, {NULL, 0, 0, NULL}
+};
+static const jr_key_t work_keys[] = {
+    {"name", 's', 1, NULL}, {"company", 's', 1, "name"},
+    {"position", 's', 1, NULL}, {"url", 's', 1, NULL},
+    {"website", 's', 1, "url"}, {"startDate", 'd', 1, NULL},
+    {"endDate", 'd', 1, NULL}, {"description", 's', 1, NULL},
+    {"location", 's', 1, NULL}, {"highlights", 'l', 1, NULL},
+    {"summary", '*', 0, NULL}, {NULL, 0, 0, NULL}
+};
+static const jr_key_t education_keys[] = {
+    {"institution", 's', 1, NULL}, {"url", 's', 1, NULL},
+    {"website", 's', 1, "url"}, {"area", 's', 1, NULL},
+    {"studyType", 's', 1, NULL}, {"startDate", 'd', 1, NULL},
+    {"endDate", 'd', 1, NULL}, {"score", '*', 0, NULL},
+    {"gpa", '*', 0, "score"}, {"courses", '*', 0, NULL},
+    {NULL, 0, 0, NULL}
+};
+static const jr_key_t skill_keys[] = {
+    {"name", 's', 1, NULL}, {"level", 's', 1, NULL},
+    {"keywords", 'l', 1, NULL}, {NULL, 0, 0, NULL}
+};
+static const jr_key_t project_keys[] = {
+    {"name", 's', 1, NULL}, {"description", 's', 1, NULL},
+    {"entity", 's', 1, NULL}, {"startDate", 'd', 1, NULL},
+    {"endDate", 'd', 1, NULL}, {"highlights", 'l', 1, NULL},
+    {"url", '*', 0, NULL}, {"website", '*', 0, "url"},
+    {"roles", '*', 0, NULL}, {"keywords", '*', 0, NULL},
+    {"type", '*', 0, NULL}, {NULL, 0, 0, NULL}
+};
+
+const jr_array_t pc_jr_profiles_array = {
+    "basics.profiles", "profiles", profile_keys, "network", 0
+};
+const jr_array_t pc_jr_work_array = {
+    "work", "work", work_keys, "name", 1
+};
+const jr_array_t pc_jr_education_array = {
+    "education", "education", education_keys, "institution", 1
+};
+const jr_array_t pc_jr_skills_array = {
+    "skills", "skills", skill_keys, "name", 0
+};
+const jr_array_t pc_jr_projects_array = {
+    "projects", "projects", project_keys, "name", 1
+};
+
+/* Names people give members of an entry, for JSON Resume's: compared
+ * as members are (meant()): case, '_', '-' and spaces aside. */
+typedef struct {
+    const jr_key_t *keys;
+    const char *name, *is;
+} jr_meant_t;
+
+static const jr_meant_t meant_names[] = {
+    {pc_jr_basics_keys, "fullname", "name"},
+    {pc_jr_basics_keys, "headline", "label"},
+    {pc_jr_basics_keys, "title", "label"},
+    {pc_jr_basics_keys, "about", "summary"},
+    {pc_jr_basics_keys, "bio", "summary"},
+    {pc_jr_basics_keys, "mail", "email"},
+    {pc_jr_basics_keys, "emailaddress", "email"},
+    {pc_jr_basics_keys, "telephone", "phone"},
+    {pc_jr_basics_keys, "mobile", "phone"},
+    {pc_jr_basics_keys, "homepage", "url"},
+    {pc_jr_basics_keys, "socialprofiles", "profiles"},
+    {work_keys, "company", "name"},
+    {work_keys, "employer", "name"},
+    {work_keys, "organization", "name"},
+    {work_keys, "organisation", "name"},
+    {work_keys, "title", "position"},
+    {work_keys, "role", "position"},
+    {work_keys, "jobtitle", "position"},
+    {work_keys, "start", "startDate"},
+    {work_keys, "end", "endDate"},
+    {work_keys, "achievements", "highlights"},
+    {work_keys, "accomplishments", "highlights"},
+    {work_keys, "responsibilities", "highlights"},
+    {education_keys, "school", "institution"},
+    {education_keys, "university", "institution"},
+    {education_keys, "college", "institution"},
+    {education_keys, "degree", "studyType"},
+    {education_keys, "major", "area"},
+    {education_keys, "fieldofstudy", "area"},
+    {education_keys, "start", "startDate"},
+    {education_keys, "end", "endDate"},
+    {education_keys, "grade", "score"},
+    {skill_keys, "category", "name"},
+    {skill_keys, "title", "name"},
+    {skill_keys, "group", "name"},
+    {skill_keys, "names", "keywords"},
+    {skill_keys, "items", "keywords"},
+    {skill_keys, "list", "keywords"},
+    {skill_keys, "skills", "keywords"},
+    {skill_keys, "keyword", "keywords"},
+    {skill_keys, "tags", "keywords"},
+    {skill_keys, "proficiency", "level"},
+    {project_keys, "title", "name"},
+    {project_keys, "start", "startDate"},
+    {project_keys, "end", "endDate"},
+    {project_keys, "achievements", "highlights"},
+};
+
+/* The top level: what is read, what is not, and what is ignored. */
+static const char *const read_top[] = {
+    "basics", "work", "education", "skills", "projects", NULL
+};
+static const char *const dropped_top[] = {
+    "volunteer", "awards", "certificates", "publications", "languages",
+    "interests", "references", NULL
+};
+/* Members that describe the document, not the person. */
+static const char *const ignored_top[] = {"$schema", "meta", NULL};
+static const char *const all_top[] = {
+    "basics", "work", "education", "skills", "projects", "volunteer",
+    "awards", "certificates", "publications", "languages", "interests",
+    "references", "$schema", "meta", NULL
+};
+
+/* What people call a section of JSON Resume.  A section of entries is
+ * read under its JSON Resume name when its entries are JSON Resume's
+ * (fits()); "basics" under another name is a home-made format,
+ * refused. */
+static const struct {
+    const char *name, *is;
+} synonyms[] = {
+    {"experience", "work"}, {"experiences", "work"}, {"jobs", "work"},
+    {"works", "work"}, {"employment", "work"}, {"workexperience", "work"},
+    {"work_experience", "work"}, {"positions", "work"},
+    {"educations", "education"}, {"studies", "education"},
+    {"skill", "skills"}, {"project", "projects"},
+    {"certifications", "certificates"}, {"volunteering", "volunteer"},
+    {"achievements", "awards"}, {"personal", "basics"},
+    {"profile", "basics"}, {"contact", "basics"}, {"about", "basics"},
+    {"personal_information", "basics"}, {"personalInformation", "basics"},
+    {"personal_info", "basics"}, {"personalInfo", "basics"},
+};
+
+static int in_list(const char *const *list, const char *s)
+{
+    for (; *list; list++) {
+        if (strcmp(*list, s) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+const jr_key_t *pc_jr_find_key(const jr_key_t *keys, const char *k)
+{
+    for (; keys->key; keys++) {
+        if (strcmp(keys->key, k) == 0) {
+            return keys;
+        }
+    }
+    return NULL;
+}
+
+/* Whether a and b are one name but for case, '_', '-' and spaces. */
+static int same_name(const char *a, const char *b)
+{
+    for (;;) {
+        while (*a == '_' || *a == '-' || *a == ' ') {
+            a++;
+        }
+        while (*b == '_' || *b == '-' || *b == ' ') {
+            b++;
+        }
+        if (!*a || !*b) {
+            return !*a && !*b;
+        }
+        if (apr_tolower(*a++) != apr_tolower(*b++)) {
+            return 0;
+        }
+    }
+}
+
+const char *pc_jr_member_meant(const jr_key_t *keys, const char *k)
+{
+    const jr_key_t *key;
+    size_t i;
+
+    if (k[0] == '_') {
+        return NULL;            /* "_image": left out by its author */
+    }
+    for (key = keys; key->key; key++) {
+        if (strcmp(key->key, k) != 0 && same_name(key->key, k)) {
+            return key->key;
+        }
+    }
+    for (i = 0; i < sizeof(meant_names) / sizeof(meant_names[0]); i++) {
+        if (meant_names[i].keys == keys && same_name(meant_names[i].name, k)
+            && pc_jr_find_key(keys, k) == NULL) {
+            return meant_names[i].is;
+        }
+    }
+    return NULL;
+}
+
+int pc_jr_has_content(json_t *v)
+{
+    return !(v == NULL || json_is_null(v)
+             || (json_is_string(v) && !*json_string_value(v))
+             || (json_is_array(v) && json_array_size(v) == 0)
+             || (json_is_object(v) && json_object_size(v) == 0));
+}
+
+/* The edit distance of a and b (insertions, deletions, substitutions
+ * and swaps of two neighbours), case-insensitive, capped at 9. */
+static int distance(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b), i, j;
+    int d[32][32], v;
+
+    if (na > 30 || nb > 30) {
+        return 9;
+    }
+    for (i = 0; i <= na; i++) {
+        for (j = 0; j <= nb; j++) {
+            if (i == 0 || j == 0) {
+                d[i][j] = (int)(i + j);
+                continue;
+            }
+            v = d[i - 1][j - 1]
+                + (apr_tolower(a[i - 1]) != apr_tolower(b[j - 1]));
+            if (d[i - 1][j] + 1 < v) {
+                v = d[i - 1][j] + 1;
+            }
+            if (d[i][j - 1] + 1 < v) {
+                v = d[i][j - 1] + 1;
+            }
+            if (i > 1 && j > 1
+                && apr_tolower(a[i - 1]) == apr_tolower(b[j - 2])
+                && apr_tolower(a[i - 2]) == apr_tolower(b[j - 1])
+                && d[i - 2][j - 2] + 1 < v) {
+                v = d[i - 2][j - 2] + 1;
+            }
+            d[i][j] = v;
+        }
+    }
+    return d[na][nb] > 9 ? 9 : d[na][nb];
+}
+
+/* The known name that k is most likely a misspelling of, or NULL: at
+ * most `max` edits away (one for names of four letters or fewer). */
+static const char *near(const char *k, const char *const *names, int max)
+{
+    size_t n = strlen(k);
+
+    if (n <= 4 && max > 1) {
+        max = 1;
+    }
+    for (; *names; names++) {
+        if (strcmp(*names, k) != 0 && distance(*names, k) <= max) {
+            return *names;
+        }
+    }
+    return NULL;
+}
+
+
+static const jr_key_t *keys_of(const char *section)
+{
+    return strcmp(section, "work") == 0 ? work_keys
+           : strcmp(section, "education") == 0 ? education_keys
+           : strcmp(section, "skills") == 0 ? skill_keys
+           : strcmp(section, "projects") == 0 ? project_keys : NULL;
+}
+
+/* Whether v is a section of JSON Resume entries of `section`: an array
+ * of objects, at least half of whose members are the section's (under
+ * any name pc_jr_member_meant knows). */
+static int fits(json_t *v, const char *section)
+{
+    const jr_key_t *keys = keys_of(section);
+    size_t i, known = 0, all = 0;
+    const char *k;
+    json_t *e, *m;
+
+    if (keys == NULL || !json_is_array(v) || json_array_size(v) == 0) {
+        return 0;
+    }
+    json_array_foreach(v, i, e) {
+        if (!json_is_object(e)) {
+            return 0;
+        }
+        json_object_foreach(e, k, m) {
+            all++;
+            known += pc_jr_find_key(keys, k) != NULL
+                     || pc_jr_member_meant(keys, k) != NULL;
+        }
+    }
+    return known > 0 && 2 * known >= all;
+}
+
+static void drop_top(jr_import_t *im, const char *k, json_t *v)
+{
+    if (pc_jr_has_content(v)) {
+        pc_jr_drop(im, k, json_is_array(v) ? (int)json_array_size(v) : 1);
+    }
+}
+
+/* Top-level member k of document l under another name: the name it is
+ * read as (renamed later), NULL when it is not, with *bad set when it
+ * is a problem. */
+static const char *top_meant(jr_import_t *im, int l, const char *k,
+                             json_t *v, int *bad, int *misspelt_basics)
+{
+    json_t *doc = im->docs[l];
+    const char *other = NULL;
+    size_t i;
+
+    for (i = 0; all_top[i]; i++) {
+        if (strcasecmp(all_top[i], k) == 0) {
+            other = all_top[i];
+        }
+    }
+    if (other != NULL && json_object_get(doc, other) == NULL) {
+        pc_jr_assume(im, l, "$.%s: read as \"%s\" (JSON Resume's name, "
+                     "in its case)", k, other);
+        return other;
+    }
+    for (i = 0; other == NULL && i < sizeof(synonyms) / sizeof(synonyms[0]);
+         i++) {
+        if (strcasecmp(synonyms[i].name, k) == 0) {
+            other = synonyms[i].is;
+        }
+    }
+    if (other != NULL && json_object_get(doc, other) == NULL) {
+        if (fits(v, other)) {
+            pc_jr_assume(im, l, "$.%s: read as \"%s\" (JSON Resume's name "
+                         "for it; its entries are JSON Resume's)", k, other);
+            return other;
+        }
+        if (in_list(dropped_top, other)) {
+            drop_top(im, k, v);
+            return NULL;
+        }
+        pc_jr_fail(&im->c, "%s: $.%s: JSON Resume calls this \"%s\"; "
+                   "rename it", im->files[l], k, other);
+        *misspelt_basics |= strcmp(other, "basics") == 0;
+        *bad = 1;
+    }
+    else if ((other = near(k, all_top, 2)) != NULL
+             && json_object_get(doc, other) == NULL) {
+        pc_jr_fail(&im->c, "%s: $.%s: unknown member; did you mean "
+                   "\"%s\"?", im->files[l], k, other);
+        *misspelt_basics |= strcmp(other, "basics") == 0;
+        *bad = 1;
+    }
+    else {
+        drop_top(im, k, v);
+    }
+    return NULL;
+}
+
+/* Checks document l: that it is a JSON Resume document, and the types
+ * and dates of everything the import reads.  Every problem is set. */
+int pc_jr_check_doc(jr_import_t *im, int l)
+{
+    json_t *doc = im->docs[l], *basics, *v;
+    apr_array_header_t *renamed;
+    const char *k, *to;
+    int bad = 0, misspelt_basics = 0, i;
+
+    if (!json_is_object(doc)) {
+        return pc_jr_fail(&im->c, "%s: $: not a JSON Resume document (not "
+                          "an object)", im->files[l]);
+    }
+    renamed = apr_array_make(im->c.p, 2, sizeof(const char *));
+    json_object_foreach(doc, k, v) {
+        if (in_list(read_top, k) || in_list(ignored_top, k)) {
+            continue;
+        }
+        if (in_list(dropped_top, k) || k[0] == '_') {
+            /* "_education": commented out by its author. */
+            drop_top(im, k, v);
+            continue;
+        }
+        if ((to = top_meant(im, l, k, v, &bad, &misspelt_basics)) != NULL) {
+            APR_ARRAY_PUSH(renamed, const char *) = k;
+            APR_ARRAY_PUSH(renamed, const char *) = to;
+        }
+    }
+    for (i = 0; i < renamed->nelts; i += 2) {
+        k = APR_ARRAY_IDX(renamed, i, const char *);
+        to = APR_ARRAY_IDX(renamed, i + 1, const char *);
+        json_object_set(doc, to, json_object_get(doc, k));
+        json_object_del(doc, k);
+    }
+    basics = json_object_get(doc, "basics");
+    if (basics == NULL || json_is_null(basics)) {
+        if (!misspelt_basics) {
+            pc_jr_fail(&im->c, "%s: $: no \"basics\": not a JSON Resume "
+                       "document (see https://jsonresume.org/schema)",
+                       im->files[l]);
+        }
+        bad = 1;
+    }
+    else if (pc_jr_check_entry(im, l, basics, pc_jr_basics_keys, "$.basics",
+                               "basics") < 0) {
+        bad = 1;
+    }
+    if ((basics && json_is_object(basics)
+         && pc_jr_check_array(im, l, basics, &pc_jr_profiles_array) < 0)
+        | (pc_jr_check_array(im, l, doc, &pc_jr_work_array) < 0)
+        | (pc_jr_check_array(im, l, doc, &pc_jr_education_array) < 0)
+        | (pc_jr_check_array(im, l, doc, &pc_jr_skills_array) < 0)
+        | (pc_jr_check_array(im, l, doc, &pc_jr_projects_array) < 0)) {
+        bad = 1;
+    }
+    return bad ? -1 : 0;
+}
