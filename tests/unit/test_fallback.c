@@ -98,7 +98,7 @@ static json_t *untranslated_sample(void)
     json_object_del(AT(d, "profile", "headline"), "es");
     json_object_del(AT(d, "experience", "#1", "role"), "es");
     json_object_set_new(AT(d, "experience", "#1"), "highlights",
-                        json_pack("{s:O}", "en",
+                        json_pack("{s:o}", "en",
                                   json_pack("[s]", json_string_value(
                                       AT(hl, "#0", "en")))));
     json_object_del(AT(d, "skills", "#4", "title"), "es");
