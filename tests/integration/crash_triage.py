@@ -4,8 +4,8 @@ core (docs/testing.md, "Crashed children").
 
 When an error log says a child died of a signal, judge() finds the child's
 core in the server's CoreDumpDirectory, prints every thread's backtrace
-with gdb and classifies the crashing thread's stack.  Two signatures are
-httpd's own (shown without mod_profile, /work/shared/notes):
+with gdb and classifies the crashing thread's stack.  Three signatures
+are httpd's own (shown without mod_profile, /work/shared/notes):
 
 * EVENT_CLOSE_WORKER_SOCKETS (httpd-event-restart-crash.md): SIGSEGV in
   libapr's apr_os_sock_get called from close_socket_nonblocking_ <-
@@ -16,7 +16,13 @@ httpd's own (shown without mod_profile, /work/shared/notes):
   apr_pool_destroy, which interrupted malloc in initgroups() while the
   new child dropped its privileges.
 
-Either one also needs no frame of mod_profile in any thread.  Anything
+* PREFORK_EXIT_IN_MALLOC (seen 2026-11-26 under the prefork MPM of the
+  php configuration): SIGABRT in free() called from exit()'s handlers
+  (OpenSSL's cleanup) <- the prefork child's signal handler, which
+  interrupted malloc while the child was starting (apr_allocator_create
+  from mod_mpm_prefork.so): exit() is not async-signal-safe.
+
+Each one also needs no frame of mod_profile in any thread.  Anything
 else -- a mod_profile frame, another stack, no core, no gdb -- is ours (or
 unknown) and fails the test with the backtrace.  A classified httpd crash
 raises HttpdCrash, which conftest.py answers by running the test once
@@ -34,6 +40,9 @@ EVENT_CLOSE_WORKER_SOCKETS = "httpd event MPM: close_worker_sockets " \
     "use-after-free at a hard restart"
 WORKER_JUST_DIE_FREE = "httpd worker MPM: free() in the SIGTERM handler " \
     "just_die of a child in initgroups()"
+
+PREFORK_EXIT_IN_MALLOC = "httpd prefork MPM: exit() in the signal " \
+    "handler of a child interrupted in malloc"
 
 # AH00051 (a core was dumped) / AH00052 (none): the child and its signal.
 CHILD_SIGNAL = re.compile(r"child pid (\d+) exit signal ([^(]*?) ?\((\d+)\)")
@@ -181,6 +190,21 @@ def classify(text):
                 "abort in free <- apr_pool_destroy <- just_die " \
                 "(SIGTERM handler) interrupting %s in initgroups" \
                 % below[0].func
+        prefork = "mod_mpm_prefork.so"
+        exiting = any(f.is_({"exit", "__GI_exit", "__run_exit_handlers"})
+                      for f in above) \
+            and any(f.is_({"just_die", "clean_child_exit"})
+                    or f.is_(set(), prefork) for f in above) \
+            and any(f.is_({"abort", "__GI_abort"}) for f in above) \
+            and any(f.is_({"free", "__GI___libc_free", "__libc_free",
+                           "_int_free", "malloc_printerr"}) for f in above)
+        in_prefork_child = bool(below) and below[0].is_(MALLOC_INTERNALS) \
+            and any(f.is_({"child_main", "make_child"}, prefork)
+                    for f in below)
+        if exiting and in_prefork_child:
+            return PREFORK_EXIT_IN_MALLOC, \
+                "abort in free <- exit() <- the prefork child's signal " \
+                "handler interrupting %s" % below[0].func
         return None, "SIGABRT with another stack"
     return None, "signal %s" % bt.signal
 

@@ -27,6 +27,7 @@ def sample(name):
 
 EVENT = sample("event-close-worker-sockets.txt")
 WORKER = sample("worker-just-die-free.txt")
+PREFORK = sample("prefork-exit-in-malloc.txt")
 
 
 def test_event_close_worker_sockets_stack_is_httpds():
@@ -49,6 +50,32 @@ def test_event_stack_with_symbols_is_httpds():
 def test_worker_just_die_free_stack_is_httpds():
     kind, why = ct.classify(WORKER)
     assert kind == ct.WORKER_JUST_DIE_FREE, why
+
+
+def test_prefork_exit_in_malloc_stack_is_httpds():
+    kind, why = ct.classify(PREFORK)
+    assert kind == ct.PREFORK_EXIT_IN_MALLOC, why
+
+
+def test_prefork_exit_stack_is_ours_unless_exactly_httpds():
+    # A frame of ours in the crashing thread.
+    text = PREFORK.replace(
+        "#18 0x00007f00622ba13a in apr_allocator_create () from "
+        "/lib/x86_64-linux-gnu/libapr-1.so.0",
+        "#18 profile_handler (r=0x0) at mod_profile/mod_profile.c:321")
+    assert text != PREFORK
+    assert ct.classify(text)[0] is None
+    # The handler interrupted something else than malloc.
+    text = PREFORK.replace(
+        "#16 0x00007f006214e154 in _int_malloc (",
+        "#16 0x00007f006214e154 in __GI___poll (")
+    assert text != PREFORK
+    assert ct.classify(text)[0] is None
+    # free()'s abort in exit() outside a signal handler: ours.
+    text = PREFORK.replace("#15 <signal handler called>",
+                           "#15 0x0000560e77b2f000 in ap_run_handler ()")
+    assert text != PREFORK
+    assert ct.classify(text)[0] is None
 
 
 @pytest.mark.parametrize("frame", [
