@@ -617,9 +617,11 @@ def test_skills_in_one_language_only_are_their_own_group(tmp_path):
     del es["skills"][1]
     d, err = _import_noted(*_pair(tmp_path, en, es))
     assert "r.en.json: $.skills[1] (Compression): no entry in es" in err, err
+    # The group es lacks has no Spanish: served from the fallback, en.
+    assert d["fallback"] == "en"
     assert [g["title"] for g in d["skills"]] == [
         {"en": "Web Development", "es": "Desarrollo web"},
-        {"en": "Compression", "es": ""}]
+        {"en": "Compression"}]
 
 
 @pytest.mark.parametrize("path,value,message", [
