@@ -24,24 +24,37 @@ static size_t value_size(json_t *v)
     return json_is_string(v) ? json_string_length(v) : json_array_size(v);
 }
 
-/* A text value or a list given per language, v (an object of them). */
-static void count_text(count_t *c, json_t *v)
+int profile_untranslated_some(json_t *v)
 {
     const char *key;
     json_t *t;
-    int l, some = 0;
+
+    json_object_foreach(v, key, t) {
+        if (value_size(t) > 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int profile_untranslated_in(json_t *v, const char *lang)
+{
+    json_t *t;
 
     if (!json_is_object(v)) {
-        return;                 /* a plain string, or a plain list */
+        return 0;               /* a plain string, or a plain list */
     }
-    json_object_foreach(v, key, t) {
-        some |= value_size(t) > 0;
-    }
+    t = json_object_get(v, lang);
+    return t == NULL || (value_size(t) == 0 && profile_untranslated_some(v));
+}
+
+/* A text value or a list given per language, v (an object of them). */
+static void count_text(count_t *c, json_t *v)
+{
+    int l;
+
     for (l = 0; l < c->nlangs; l++) {
-        t = json_object_get(v, c->langs[l]);
-        if (t == NULL || (some && value_size(t) == 0)) {
-            c->counts[l]++;
-        }
+        c->counts[l] += profile_untranslated_in(v, c->langs[l]) != 0;
     }
 }
 

@@ -22,4 +22,13 @@
 apr_size_t *profile_untranslated_count(json_t *root, const char *const *langs,
                                        int nlangs, apr_pool_t *p);
 
+/* Whether text value v (given per language) is untranslated in lang, by
+ * the rule above: 1 when it lacks lang, or is empty there while another
+ * language's value is not; 0 otherwise, and for a plain value.  The one
+ * definition profilectl's check and untranslated count by too. */
+int profile_untranslated_in(json_t *v, const char *lang);
+
+/* Whether some language of text value v has a non-empty value. */
+int profile_untranslated_some(json_t *v);
+
 #endif

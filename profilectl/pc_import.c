@@ -178,6 +178,8 @@ int pc_jr_import_docs(jr_import_t *im, const char *out,
         json_array_append_new(langs, json_string(im->langs[l]));
     }
     json_object_set_new(doc, "languages", langs);
+    /* Here, after languages, kept only when a text lacks a language. */
+    json_object_set_new(doc, "fallback", json_string(im->langs[0]));
     /* Every section, so that every problem is named. */
     bad = import_profile(im, basics, doc) < 0;
     bad |= pc_jr_import_array(im, im->docs, &pc_jr_skills_array, doc,
@@ -193,6 +195,16 @@ int pc_jr_import_docs(jr_import_t *im, const char *out,
         goto leave;
     }
     json_object_set_new(doc, "metrics", json_array());
+    if (!im->lacking) {
+        json_object_del(doc, "fallback");
+    }
+    else {
+        pc_jr_assume(im, -1, "$.fallback: \"%s\", the first language: "
+                     "the texts of an entry a language has not are "
+                     "written without that language and served from %s "
+                     "(profilectl untranslated lists them)", im->langs[0],
+                     im->langs[0]);
+    }
 
     /* What the module would say of it. */
     buf = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

@@ -10,8 +10,10 @@
  * each choice noted: the longest common sequence of agreeing entries,
  * then between two of those, runs of equal length paired by place (the
  * dates differ: each language keeps its own period); an entry left
- * without a partner is an entry of its own whose texts are empty in the
- * languages that lack it (profilectl untranslated lists them).
+ * without a partner is an entry of its own whose texts lack the
+ * languages that lack it, served from the fallback, the first language
+ * ("" in the first when it is the one that lacks it; profilectl
+ * untranslated lists them).
  *
  * The common sequence takes a table of n0 x n1: at most JR_MAX_PAIRED
  * entries per language; past that, entries pair by position (noted).
@@ -301,10 +303,21 @@ static void note_row(jr_import_t *im, json_t **entries, const jr_array_t *a,
         }
     }
     if (lacking) {
+        /* The first language, the fallback, keeps "" (pc_import_text.c). */
+        const char *how = entries[0] ? "" : apr_psprintf(p, "empty in %s",
+                                                         im->langs[0]);
+        const char *missing = entries[0] ? lacking
+                              : strchr(lacking, ',') ? lacking + strlen(
+                                  im->langs[0]) + 2 : NULL;
+
+        if (missing) {
+            how = apr_psprintf(p, "%s%smissing in %s (served from %s)", how,
+                               *how ? ", " : "", missing, im->langs[0]);
+        }
         pc_jr_assume(im, from, "$.%s[%ld]%s: no entry in %s: an entry of its "
-                     "own, its texts empty in %s (to translate)", a->path,
+                     "own, its texts %s (to translate)", a->path,
                      idx[from], pc_jr_entry_label(entries[from], a, p),
-                     lacking, lacking);
+                     lacking, how);
     }
 }
 

@@ -3,7 +3,8 @@
  * pc_import_text.c -- the text values of import-jsonresume: one string
  * per language merged into a plain string or {"en": ..., "es": ...},
  * with a missing translation an error (but for a language that has no
- * such entry at all: im->absent, an empty translation); from one
+ * such entry at all: im->absent, the text is written without it, served
+ * from the fallback, the first language; im->lacking); from one
  * language, a text people read is language-tagged ({"en": ...}) so that
  * a language added later shows it untranslated, and a name stays plain
  * (CONTRACT §9); lists of text values, given per language where the
@@ -17,6 +18,45 @@
 #include <jansson.h>
 
 #include "pc_jr.h"
+
+/* Whether some language has no such entry (im->absent). */
+static int some_absent(const jr_import_t *im)
+{
+    int l;
+
+    for (l = 0; l < im->n; l++) {
+        if (im->absent[l]) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A text value of an entry some languages have not: the languages that
+ * have it, and the first (the fallback) always, "" where it has not;
+ * "" when no language has text. */
+static json_t *without_absent(jr_import_t *im, const char **vals)
+{
+    json_t *obj;
+    int l, some = 0;
+
+    for (l = 0; l < im->n; l++) {
+        some |= *vals[l] != '\0';
+    }
+    if (!some) {
+        return json_string("");
+    }
+    obj = json_object();
+    for (l = 0; l < im->n; l++) {
+        if (l == 0 || !im->absent[l]) {
+            json_object_set_new(obj, im->langs[l], json_string(vals[l]));
+        }
+        else {
+            im->lacking = 1;
+        }
+    }
+    return obj;
+}
 
 /* A text value from one string per language: plain when they are all
  * the same, else {"en": ..., "es": ...}; from one language, with
@@ -45,6 +85,9 @@ static json_t *merge(jr_import_t *im, const char **vals, const char *where,
                        im->files[has], im->label ? im->label : "");
             return NULL;
         }
+    }
+    if (some_absent(im)) {
+        return without_absent(im, vals);
     }
     if (same) {
         return json_string(vals[0]);
@@ -145,6 +188,10 @@ json_t *pc_jr_text_list(jr_import_t *im, json_t **entries,
         out = json_object();
         for (l = 0; l < im->n; l++) {
             arr = json_object_get(entries[l], key);
+            if (l > 0 && im->absent[l]) {
+                im->lacking = 1;        /* served from the fallback */
+                continue;
+            }
             json_object_set_new(out, im->langs[l],
                                 arr ? json_deep_copy(arr) : json_array());
         }

@@ -134,6 +134,10 @@ typedef struct {
     apr_array_header_t *notes;  /* "FILE: $.path: what was assumed" */
     int absent[JR_MAX_LANGS];   /* while an entry is filled: the
                                  * languages that have no such entry */
+    int lacking;                /* a text was written without a language
+                                 * (an entry it has not): the data file
+                                 * names the first language its
+                                 * fallback (CONTRACT §9) */
     int json;                   /* --json: the report on stdout */
     const char *out;            /* the data file written ("-": stdout) */
     json_t *result;             /* the data file made (for the summary) */

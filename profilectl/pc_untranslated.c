@@ -29,6 +29,7 @@
 #include "profilectl.h"
 #include "pc_input.h"
 #include "pc_texts.h"
+#include "profile_untranslated.h"
 
 #define UNTRANSLATED_USAGE \
     "usage: %s untranslated [--lang L] [--json] FILE"
@@ -39,10 +40,23 @@ static json_t *source_json(const pc_texts_t *tx, const pc_text_t *t)
     return json_object_get(pc_text_value(t), tx->source);
 }
 
+/* How text t stands in lang, by the module's rule (one definition,
+ * profile_untranslated.h), so check and untranslated count what the
+ * status handlers and the metrics count. */
+static pc_tr_state_e tr_state(const pc_text_t *t, const char *lang)
+{
+    json_t *v = pc_text_value(t);
+
+    if (profile_untranslated_in(v, lang)) {
+        return json_object_get(v, lang) == NULL ? PC_TR_MISSING
+                                                : PC_TR_EMPTY;
+    }
+    return profile_untranslated_some(v) ? PC_TR_DONE : PC_TR_NONE;
+}
+
 /* Lists lang's untranslated texts (into `all` with --json); returns
  * their number. */
-static int list_lang(const pc_texts_t *tx, const char *lang, json_t *all,
-                     apr_pool_t *p)
+static int list_lang(const pc_texts_t *tx, const char *lang, json_t *all)
 {
     pc_tr_state_e st;
     int i, n = 0, total = 0;
@@ -51,7 +65,7 @@ static int list_lang(const pc_texts_t *tx, const char *lang, json_t *all,
         const pc_text_t *t = &APR_ARRAY_IDX(tx->texts, i, pc_text_t);
         const char *state;
 
-        pc_text_get(&st, tx, t, lang, p);
+        st = tr_state(t, lang);
         total += st != PC_TR_NONE;
         if (st != PC_TR_MISSING && st != PC_TR_EMPTY) {
             continue;
@@ -124,7 +138,7 @@ int pc_cmd_untranslated(int argc, char **argv)
     for (l = 0; l < tx->nlangs; l++) {
         if (strcmp(tx->langs[l], tx->source) != 0
             && (lang == NULL || strcmp(lang, tx->langs[l]) == 0)) {
-            n += list_lang(tx, tx->langs[l], all, p);
+            n += list_lang(tx, tx->langs[l], all);
         }
     }
     if (all != NULL) {
@@ -147,11 +161,11 @@ void pc_texts_count(int *total, int *untranslated, const pc_texts_t *tx,
 
     *total = *untranslated = 0;
     for (i = 0; i < tx->texts->nelts; i++) {
-        pc_text_get(&st, tx, &APR_ARRAY_IDX(tx->texts, i, pc_text_t), lang,
-                    p);
+        st = tr_state(&APR_ARRAY_IDX(tx->texts, i, pc_text_t), lang);
         *total += st != PC_TR_NONE;
         *untranslated += st == PC_TR_MISSING || st == PC_TR_EMPTY;
     }
+    (void)p;
 }
 
 void pc_untranslated_counts(const char *file, int valid, apr_pool_t *p)
@@ -166,18 +180,19 @@ void pc_untranslated_counts(const char *file, int valid, apr_pool_t *p)
     total = apr_pcalloc(p, sizeof(int) * (size_t)tx->nlangs);
     n = apr_pcalloc(p, sizeof(int) * (size_t)tx->nlangs);
     for (l = 0; l < tx->nlangs; l++) {
-        if (strcmp(tx->langs[l], tx->source) != 0) {
-            pc_texts_count(&total[l], &n[l], tx, tx->langs[l], p);
-            any |= n[l] > 0;
-        }
+        pc_texts_count(&total[l], &n[l], tx, tx->langs[l], p);
+        any |= n[l] > 0;
     }
-    /* A file with every translation says nothing, as a good file does. */
+    /* A file with every translation says nothing, as a good file does;
+     * the source language is named only when it lacks text another
+     * language has (the module counts it there too). */
     for (l = 0; any && l < tx->nlangs; l++) {
-        if (strcmp(tx->langs[l], tx->source) == 0) {
+        if (strcmp(tx->langs[l], tx->source) == 0 && n[l] == 0) {
             continue;
         }
         fprintf(stderr, "%s: %s: %d of %d texts untranslated%s\n", file,
-                tx->langs[l], n[l], total[l], n[l] ? apr_psprintf(
+                tx->langs[l], n[l], total[l],
+                n[l] && tx->langs[l] != tx->source ? apr_psprintf(
                     p, " (%s untranslated --lang %s %s lists them)",
                     pc_progname, tx->langs[l], file) : "");
     }

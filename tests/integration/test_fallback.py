@@ -15,6 +15,7 @@ language in the JSON status, server-status, `-D DUMP_PROFILES` and the
 import copy
 import json
 import os
+import re
 import subprocess
 
 import pytest
@@ -370,3 +371,50 @@ class TestProfilectl:
             data["experience"][1]["role"]["en"]
         assert doc["work"][1]["highlights"] == \
             data["experience"][1]["highlights"]["en"]
+
+
+@pytest.fixture(scope="module")
+def uneven(make_httpd, workdir, sample):
+    """(server, path): the fallback data with the cases where a second
+    definition of "untranslated" would count differently: the source
+    (fallback) language empty where Spanish has text, and a text missing
+    in Spanish whose English is empty."""
+    data = fallback_data(sample)
+    data["experience"][0]["role"]["en"] = ""
+    data["skills"][0]["title"] = {"en": ""}
+    path = h.write_json(os.path.join(workdir, "uneven.json"), data)
+    os.chmod(path, 0o644)
+    server = make_httpd("uneven", "")
+    server.write_conf(h.load_modules("status") + STATUS
+                      + h.location(B, path))
+    yield server.start_checked(), path
+    server.stop()
+
+
+class TestCountsAgree:
+    """profilectl check and untranslated count by the module's rule
+    (profile_untranslated.h): one definition, the same numbers."""
+
+    def test_check_and_untranslated_count_what_the_module_counts(
+            self, uneven):
+        server, path = uneven
+        f, = status_json(server)["data"]
+        module = f["untranslated"]
+        assert module == {"en": 1, "es": 6}
+        ctl = os.path.join(h.BUILDDIR, "profilectl", "profilectl")
+        cp = subprocess.run([ctl, "check", path], capture_output=True,
+                            text=True, timeout=60)
+        assert cp.returncode == 0, cp.stderr
+        counts = {}
+        for line in cp.stderr.splitlines():
+            m = re.match(re.escape(path) + r": (\w+): (\d+) of \d+ texts "
+                         r"untranslated", line)
+            if m:
+                counts[m.group(1)] = int(m.group(2))
+        assert counts == module, cp.stderr
+        cp = subprocess.run([ctl, "untranslated", "--lang", "es", "--json",
+                             path], capture_output=True, text=True,
+                            timeout=60)
+        assert cp.returncode == 1, cp.stderr
+        assert len(json.loads(cp.stdout)) == module["es"]
+        assert "%s: es: %d of " % (path, module["es"]) in cp.stderr

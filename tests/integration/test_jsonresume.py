@@ -389,7 +389,8 @@ def _import_noted(*files):
 
 def test_entry_in_one_language_only_is_its_own_entry(tmp_path):
     """Issue 27: an entry one language lacks is imported, in its place,
-    with empty texts in that language (to translate), and said so."""
+    and said so; where the first language (the fallback) lacks it, its
+    texts are empty there (to translate), and no fallback is named."""
     en, es = load("sample.en.json"), load("sample.es.json")
     es["work"].insert(0, {"name": "Hooli", "startDate": "2012-06",
                           "position": "Desarrollador"})
@@ -403,16 +404,27 @@ def test_entry_in_one_language_only_is_its_own_entry(tmp_path):
     assert hooli["role"] == {"en": "", "es": "Desarrollador"}
     assert hooli["period"] == {"en": "", "es": "jun. 2012 – actualidad"}
     assert pied["company"] == "Pied Piper"
+    assert "fallback" not in d
 
 
 def test_missing_last_entry_is_its_own_entry(tmp_path):
+    """An entry the second language lacks: its texts are written without
+    that language (not "", which the API would serve as Spanish), served
+    from the fallback, the first language, which the file now names."""
     en, es = extended()
     del es["education"][1]
     d, err = _import_noted(*_pair(tmp_path, en, es))
     assert "r.en.json: $.education[1] (Stanford University, 2014 – 2016): " \
-        "no entry in es: an entry of its own" in err, err
+        "no entry in es: an entry of its own, its texts missing in es " \
+        "(served from en) (to translate)" in err, err
+    assert '$.fallback: "en", the first language' in err, err
     assert len(d["education"]) == 2
-    assert d["education"][1]["degree"]["es"] == ""
+    assert d["fallback"] == "en"
+    assert list(d)[:2] == ["languages", "fallback"]
+    degree = d["education"][1]["degree"]
+    assert set(degree) == {"en"} and degree["en"]
+    # The entry both have keeps both languages.
+    assert set(d["education"][0]["degree"]) == {"en", "es"}
 
 
 def test_changed_dates_pair_by_place_each_with_its_period(tmp_path):
@@ -605,9 +617,11 @@ def test_skills_in_one_language_only_are_their_own_group(tmp_path):
     del es["skills"][1]
     d, err = _import_noted(*_pair(tmp_path, en, es))
     assert "r.en.json: $.skills[1] (Compression): no entry in es" in err, err
+    # The group es lacks has no Spanish: served from the fallback, en.
+    assert d["fallback"] == "en"
     assert [g["title"] for g in d["skills"]] == [
         {"en": "Web Development", "es": "Desarrollo web"},
-        {"en": "Compression", "es": ""}]
+        {"en": "Compression"}]
 
 
 @pytest.mark.parametrize("path,value,message", [
