@@ -32,7 +32,8 @@ static const char *copy_sample(char **text, apr_size_t *len, apr_pool_t *p)
                      APR_SUCCESS);
     assert_int_equal(apr_file_write_full(f, *text, n, NULL), APR_SUCCESS);
     apr_file_close(f);
-    apr_file_perms_set(tmpl, 0644);
+    apr_file_perms_set(tmpl, APR_FPROT_UREAD | APR_FPROT_UWRITE
+                             | APR_FPROT_GREAD | APR_FPROT_WREAD);
     return tmpl;
 }
 
