@@ -21,6 +21,7 @@
 
 #include "profile_store.h"
 #include "profile_validate.h"
+#include "profile_untranslated.h"
 #include "profilectl.h"
 #include "pc_input.h"
 #include "pc_jr.h"
@@ -91,6 +92,25 @@ static int add_file(jr_import_t *im, const char *file)
                             profile_problems_make(p, 1), p) != 0) {
         json_decref(data);
         return pc_jr_fail(&im->c, "%s: cannot read it again", file);
+    }
+    /* A file with a fallback may lack translations: merging reads each
+     * language through export, which fills them from the fallback, and
+     * would write the fallback's text as their translation, hidden from
+     * untranslated and from Content-Language.  Refused, never hidden. */
+    if (json_object_get(data, "fallback") != NULL) {
+        apr_size_t *n = profile_untranslated_count(data, langs, nlangs, p);
+
+        for (l = 0; l < nlangs; l++) {
+            if (n[l] > 0) {
+                json_decref(data);
+                return pc_jr_fail(&im->c, "%s: %" APR_SIZE_T_FMT " texts "
+                                  "untranslated in %s, which merge would "
+                                  "fill with the fallback's text: translate "
+                                  "them first (%s untranslated %s; "
+                                  "docs/translating.md)", file, n[l],
+                                  langs[l], pc_progname, file);
+            }
+        }
     }
     drop_unmapped(im, data);
     for (l = 0; l < nlangs; l++) {

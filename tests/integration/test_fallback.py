@@ -372,6 +372,21 @@ class TestProfilectl:
         assert doc["work"][1]["highlights"] == \
             data["experience"][1]["highlights"]["en"]
 
+    def test_merge_refuses_to_fill_missing_translations(self, fb, tmp_path):
+        # merge reads each language through export, which fills a missing
+        # translation from the fallback: writing that as the translation
+        # would hide it from untranslated and from Content-Language.
+        server, _ = fb
+        ctl = os.path.join(h.BUILDDIR, "profilectl", "profilectl")
+        out = tmp_path / "merged.json"
+        cp = subprocess.run([ctl, "merge", server.data_path,
+                             server.data_path, "-o", str(out)],
+                            capture_output=True, timeout=60)
+        assert cp.returncode == 2, cp
+        assert b"untranslated in es, which merge would fill with the " \
+            b"fallback's text" in cp.stderr, cp.stderr
+        assert not out.exists()
+
 
 @pytest.fixture(scope="module")
 def uneven(make_httpd, workdir, sample):
