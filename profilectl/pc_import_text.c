@@ -207,8 +207,10 @@ json_t *pc_jr_text_list(jr_import_t *im, json_t **entries,
                 im->lacking = 1;        /* served from the fallback */
                 continue;
             }
+            /* null, as people write "no list", is an empty one. */
             json_object_set_new(out, im->langs[l],
-                                arr ? json_deep_copy(arr) : json_array());
+                                json_is_array(arr) ? json_deep_copy(arr)
+                                                   : json_array());
         }
         return out;
     }

@@ -180,6 +180,24 @@ def test_a_pair_with_labels_per_language(tmp_path):
     assert json.loads(cp.stdout)["profile"]["headline"] == both
 
 
+def test_a_list_given_as_null_in_one_language_is_an_empty_list(tmp_path):
+    """A pair whose lists differ (one language writes null, as people
+    write "no list") gives each language its own list; found by
+    mutating the corpus: the import wrote null and refused its own
+    result as "a bug in profilectl"."""
+    en, es = load("sample.en.json"), load("sample.es.json")
+    es["skills"][0]["keywords"] = None
+    es["work"][0]["highlights"] = None
+    cp = profilectl("import-jsonresume", write(tmp_path / "r.en.json", en),
+                    write(tmp_path / "r.es.json", es))
+    assert cp.returncode == 0, cp.stderr
+    d = json.loads(cp.stdout)
+    assert d["skills"][0]["skills"] == {"en": en["skills"][0]["keywords"],
+                                        "es": []}
+    assert d["experience"][0]["highlights"] == {
+        "en": en["work"][0]["highlights"], "es": []}
+
+
 def test_a_text_per_language_without_the_file_language_is_refused(tmp_path):
     en = load("sample.en.json")
     en["basics"]["label"] = {"fr": "Programmeur"}
