@@ -249,3 +249,16 @@ def test_strict_still_refuses_what_is_not_imported(tmp_path):
                     "--strict", "-o", out)
     assert cp.returncode == 1 and not out.exists()
     assert "--strict: not imported: 1 × volunteer" in cp.stderr
+
+
+def test_a_year_written_as_a_number_is_the_year(tmp_path):
+    """"startDate": 2019 (a JSON number): the year.  The message for a
+    number that is no date quotes it (it printed "%ld": APR's formatter
+    does not know jansson's integer format)."""
+    doc = load("sample.en.json")
+    doc["work"][0]["startDate"] = 2012
+    d, _, _, _ = _one(tmp_path, doc)
+    assert d["experience"][0]["period"]["en"].startswith("2012 – ")
+    doc["work"][0]["startDate"] = 20120
+    err = import_error(write(tmp_path / "cv.en.json", doc))
+    assert '$.work[0].startDate: "20120" is not a date' in err, err
