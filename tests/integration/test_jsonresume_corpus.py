@@ -64,6 +64,9 @@ NOTED = {
                             'their place',
     "37-bom-powershell-output": '$.work[17].endDate: "1994-11-31": that '
                                 'month has no such day; read as the month',
+    "40-duplicate-keys-old-schema": 'line 145, column 3: the key '
+                                    '"languages" is given twice in one '
+                                    'object: the last value is kept',
 }
 
 # What the import maps (docs/jsonresume.md), older names included.
