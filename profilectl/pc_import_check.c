@@ -81,6 +81,10 @@ static json_t *check_date(jr_import_t *im, int l, json_t *v,
             pc_jr_assume(im, l, "%s.%s: \"%s\": that month has no such "
                          "day; read as the month, %s", at, k, text, iso);
         }
+        if (rv & JR_DATE_SINCE) {
+            pc_jr_assume(im, l, "%s.%s: \"%s\" read as the start, %s",
+                         at, k, text, iso);
+        }
         if (rv & JR_DATE_REMARK) {
             remark = pc_jr_date_remark(text, im->c.p);
             pc_jr_assume(im, l, "%s.%s: \"%s\" read as %s; the remark "
@@ -203,6 +207,44 @@ static void rename_members(jr_import_t *im, int l, json_t *e,
     }
 }
 
+/* Whether entry e has content, none of it in a member the import reads
+ * (education as "what", "where", "when"): it would be an empty record. */
+static int nothing_read(json_t *e, const jr_key_t *keys)
+{
+    const jr_key_t *key;
+    const char *k;
+    json_t *v;
+    int some = 0;
+
+    json_object_foreach(e, k, v) {
+        if (!pc_jr_has_content(v)) {
+            continue;
+        }
+        key = pc_jr_find_key(keys, k);
+        if (key != NULL && key->mapped) {
+            return 0;
+        }
+        some = 1;
+    }
+    return some;
+}
+
+/* "what, where, when": the first members of e, for a message. */
+static const char *members_of(json_t *e, apr_pool_t *p)
+{
+    const char *k, *out = "";
+    json_t *v;
+    int n = 0;
+
+    json_object_foreach(e, k, v) {
+        if (n++ == 5) {
+            return apr_pstrcat(p, out, ", ...", NULL);
+        }
+        out = apr_pstrcat(p, out, *out ? ", " : "", k, NULL);
+    }
+    return out;
+}
+
 /* Checks the members of one entry (`at`: "$.work[2]") that the import
  * reads, moves older names to the current ones, rewrites dates, and
  * counts those it does not import (`path`: "work[]").  Returns -1 after
@@ -226,9 +268,9 @@ int pc_jr_check_entry(jr_import_t *im, int l, json_t *e,
         return pc_jr_fail(&im->c, "%s: %s: not an object", im->files[l], at);
     }
     rename_members(im, l, e, keys, at);
-    /* Old files describe a role in "summary" only: it is the
-     * description when there is none. */
-    if (pc_jr_find_key(keys, "position")
+    /* Old files describe a role in "summary" only, and people a
+     * project: it is the description when there is none. */
+    if (pc_jr_find_key(keys, "description")
         && !pc_jr_has_content(json_object_get(e, "description"))
         && pc_jr_has_content(json_object_get(e, "summary"))) {
         json_object_set(e, "description", json_object_get(e, "summary"));
@@ -294,6 +336,13 @@ int pc_jr_check_entry(jr_import_t *im, int l, json_t *e,
     key = pc_jr_find_key(keys, "url");
     if (key && key->mapped && json_is_string(v) && pc_jr_has_content(v)) {
         check_url(im, e, path);
+    }
+    if (!bad && strncmp(path, "basics", 6) != 0 && nothing_read(e, keys)) {
+        bad = 1;
+        pc_jr_fail(&im->c, "%s: %s: none of its members is one JSON Resume "
+                   "has (%s): nothing of it would be imported; rename them "
+                   "(docs/jsonresume.md lists the names read)",
+                   im->files[l], at, members_of(e, p));
     }
     return bad ? -1 : 0;
 }

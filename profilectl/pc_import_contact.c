@@ -35,7 +35,8 @@ static int same_url(const char *x, const char *y)
 }
 
 /* The links of basics.profiles: those of every language, each once
- * (the same URL), in the order of the first language that has it.  A
+ * (the same URL; under another network name it is counted as not
+ * imported), in the order of the first language that has it.  A
  * link is not a translation: one that a language lacks is still the
  * person's.  A network without a URL is no link (it is counted as not
  * imported). */
@@ -53,7 +54,16 @@ static void import_links(jr_import_t *im, json_t **basics, json_t *links)
             net = pc_jr_str(pr, "network");
             dup = 0;
             json_array_foreach(seen, j, x) {
-                dup |= same_url(url, pc_jr_str(x, "url"));
+                if (same_url(url, pc_jr_str(x, "url"))) {
+                    /* The same link under another name (a slip, or two
+                     * names for one page): the first kept, the other
+                     * counted, never lost silently. */
+                    dup = 1 + (strcasecmp(net, pc_jr_str(x, "network"))
+                               != 0);
+                }
+            }
+            if (dup == 2) {
+                pc_jr_drop(im, "basics.profiles[] (same URL as another)", 1);
             }
             if (!*url && *net) {
                 /* A link needs somewhere to go: a network named without
@@ -96,8 +106,7 @@ int pc_jr_import_contact(jr_import_t *im, json_t **basics, json_t *out)
         e = json_object();
         json_array_append_new(contacts, e);
         json_object_set_new(e, "kind", json_string("email"));
-        if (put(e, "label", pc_jr_words(im, "Email",
-                                        "Correo electr\xc3\xb3nico"))) {
+        if (put(e, "label", pc_jr_contact_label(im, 0))) {
             return -1;
         }
         json_object_set_new(e, "text", json_string(email));
@@ -127,7 +136,7 @@ int pc_jr_import_contact(jr_import_t *im, json_t **basics, json_t *out)
         e = json_object();
         json_array_append_new(contacts, e);
         json_object_set_new(e, "kind", json_string("phone"));
-        if (put(e, "label", pc_jr_words(im, "Phone", "Tel\xc3\xa9" "fono"))) {
+        if (put(e, "label", pc_jr_contact_label(im, 1))) {
             return -1;
         }
         json_object_set_new(e, "text", json_string(phone));

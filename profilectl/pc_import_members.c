@@ -60,7 +60,7 @@ static const jr_key_t project_keys[] = {
     {"endDate", 'd', 1, NULL}, {"highlights", 'l', 1, NULL},
     {"url", '*', 0, NULL}, {"website", '*', 0, "url"},
     {"roles", '*', 0, NULL}, {"keywords", '*', 0, NULL},
-    {"type", '*', 0, NULL}, {NULL, 0, 0, NULL}
+    {"type", '*', 0, NULL}, {"summary", '*', 0, NULL}, {NULL, 0, 0, NULL}
 };
 
 const jr_array_t pc_jr_profiles_array = {
@@ -107,6 +107,8 @@ static const jr_meant_t meant_names[] = {
     {work_keys, "jobtitle", "position"},
     {work_keys, "start", "startDate"},
     {work_keys, "end", "endDate"},
+    {work_keys, "from", "startDate"},
+    {work_keys, "to", "endDate"},
     {work_keys, "achievements", "highlights"},
     {work_keys, "accomplishments", "highlights"},
     {work_keys, "responsibilities", "highlights"},
@@ -118,6 +120,8 @@ static const jr_meant_t meant_names[] = {
     {education_keys, "fieldofstudy", "area"},
     {education_keys, "start", "startDate"},
     {education_keys, "end", "endDate"},
+    {education_keys, "from", "startDate"},
+    {education_keys, "to", "endDate"},
     {education_keys, "grade", "score"},
     {skill_keys, "category", "name"},
     {skill_keys, "title", "name"},
@@ -132,6 +136,8 @@ static const jr_meant_t meant_names[] = {
     {project_keys, "title", "name"},
     {project_keys, "start", "startDate"},
     {project_keys, "end", "endDate"},
+    {project_keys, "from", "startDate"},
+    {project_keys, "to", "endDate"},
     {project_keys, "achievements", "highlights"},
 };
 
@@ -164,7 +170,11 @@ static const struct {
     {"educations", "education"}, {"studies", "education"},
     {"skill", "skills"}, {"project", "projects"},
     {"certifications", "certificates"}, {"volunteering", "volunteer"},
-    {"achievements", "awards"}, {"personal", "basics"},
+    {"achievements", "awards"}, {"volunteers", "volunteer"},
+    {"award", "awards"}, {"certificate", "certificates"},
+    {"publication", "publications"}, {"language", "languages"},
+    {"interest", "interests"}, {"reference", "references"},
+    {"personal", "basics"},
     {"profile", "basics"}, {"contact", "basics"}, {"about", "basics"},
     {"personal_information", "basics"}, {"personalInformation", "basics"},
     {"personal_info", "basics"}, {"personalInfo", "basics"},
@@ -388,6 +398,20 @@ static const char *top_meant(jr_import_t *im, int l, const char *k,
     return NULL;
 }
 
+/* A document of another tool that has "basics" too: refused, with what
+ * it is, rather than imported as a name and its contacts. */
+static int other_format(jr_import_t *im, int l, json_t *doc)
+{
+    if (json_is_object(json_object_get(doc, "sections"))
+        && json_object_get(doc, "metadata") != NULL) {
+        return pc_jr_fail(&im->c, "%s: $.sections: Reactive Resume's format "
+                          "(\"sections\", \"metadata\"), not JSON Resume's: "
+                          "none of its sections would be imported; convert "
+                          "it to JSON Resume first", im->files[l]);
+    }
+    return 0;
+}
+
 /* Checks document l: that it is a JSON Resume document, and the types
  * and dates of everything the import reads.  Every problem is set. */
 int pc_jr_check_doc(jr_import_t *im, int l)
@@ -400,6 +424,9 @@ int pc_jr_check_doc(jr_import_t *im, int l)
     if (!json_is_object(doc)) {
         return pc_jr_fail(&im->c, "%s: $: not a JSON Resume document (not "
                           "an object)", im->files[l]);
+    }
+    if (other_format(im, l, doc) < 0) {
+        return -1;
     }
     renamed = apr_array_make(im->c.p, 2, sizeof(const char *));
     json_object_foreach(doc, k, v) {
@@ -422,6 +449,7 @@ int pc_jr_check_doc(jr_import_t *im, int l)
         json_object_set(doc, to, json_object_get(doc, k));
         json_object_del(doc, k);
     }
+    pc_jr_skills_by_name(im, l, doc);
     basics = json_object_get(doc, "basics");
     if (basics == NULL || json_is_null(basics)) {
         if (!misspelt_basics) {

@@ -338,14 +338,41 @@ json_t *pc_jr_period(jr_import_t *im, json_t **entries, const char *before,
                                        NULL), 1);
 }
 
-/* A text value with the same word in every language but those listed. */
-json_t *pc_jr_words(jr_import_t *im, const char *dflt, const char *es)
+/* The labels of the contacts an import makes, in the languages people
+ * write résumés in; English for another (a word, not a claim of
+ * translation, where none is known). */
+static const struct {
+    const char *lang, *email, *phone;
+} contact_words[] = {
+    {"es", "Correo electr\xc3\xb3nico", "Tel\xc3\xa9" "fono"},
+    {"fr", "E-mail", "T\xc3\xa9l\xc3\xa9phone"},
+    {"de", "E-Mail", "Telefon"},
+    {"pt", "E-mail", "Telefone"},
+    {"it", "Email", "Telefono"},
+    {"ca", "Correu electr\xc3\xb2nic", "Tel\xc3\xa8" "fon"},
+    {"nl", "E-mail", "Telefoon"},
+    {"pl", "E-mail", "Telefon"},
+};
+
+/* The label of a contact (`phone` or not: e-mail) in every language. */
+json_t *pc_jr_contact_label(jr_import_t *im, int phone)
 {
     const char *vals[JR_MAX_LANGS];
+    size_t i, n;
     int l;
 
     for (l = 0; l < im->n; l++) {
-        vals[l] = strcmp(im->langs[l], "es") == 0 ? es : dflt;
+        vals[l] = phone ? "Phone" : "Email";
+        for (i = 0; i < sizeof(contact_words) / sizeof(contact_words[0]);
+             i++) {
+            n = strlen(contact_words[i].lang);
+            /* "pt-BR" is Portuguese too. */
+            if (strncmp(im->langs[l], contact_words[i].lang, n) == 0
+                && (im->langs[l][n] == '\0' || im->langs[l][n] == '-')) {
+                vals[l] = phone ? contact_words[i].phone
+                                : contact_words[i].email;
+            }
+        }
     }
     return merge(im, vals, "label", 1);
 }

@@ -307,3 +307,32 @@ int pc_jr_coerce(jr_import_t *im, int l, json_t *e, const char *k,
     json_decref(v);
     return rv;
 }
+
+/* "skills": {"backend": ["Kotlin", "Java"], ...}: groups by name, read
+ * as JSON Resume's [{"name": "backend", "keywords": [...]}] with a note,
+ * when every value is a list or a text. */
+void pc_jr_skills_by_name(jr_import_t *im, int l, json_t *doc)
+{
+    json_t *skills = json_object_get(doc, "skills"), *arr, *v, *e;
+    const char *k;
+
+    if (!json_is_object(skills) || json_object_size(skills) == 0) {
+        return;
+    }
+    json_object_foreach(skills, k, v) {
+        if (!json_is_array(v) && !json_is_string(v)) {
+            return;
+        }
+    }
+    arr = json_array();
+    json_object_foreach(skills, k, v) {
+        e = json_object();
+        json_object_set_new(e, "name", json_string(k));
+        json_object_set(e, "keywords", v);
+        json_array_append_new(arr, e);
+    }
+    pc_jr_assume(im, l, "$.skills: an object of " SZ " groups by name, "
+                 "read as JSON Resume's list (each name the group's, its "
+                 "list the keywords)", json_object_size(skills));
+    json_object_set_new(doc, "skills", arr);
+}

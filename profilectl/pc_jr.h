@@ -76,6 +76,8 @@ int pc_jr_is_date(const char *s);
                                  * (2022-02-30): the month */
 #define JR_DATE_REMARK 2        /* a remark in parentheses after it
                                  * ("Present (part-time)"): left out */
+#define JR_DATE_SINCE 4         /* a start after a word for since
+                                 * ("Depuis 2023"): the date */
 /* Reads a date as people write it (pc_jr_date_forms) into *iso: YYYY,
  * YYYY-MM or YYYY-MM-DD, or "" for none (an empty text, or with `end` a
  * word for now).  Returns 0, or the JR_DATE_* bits of what it assumed;
@@ -199,6 +201,10 @@ int pc_jr_check_entry(jr_import_t *im, int l, json_t *e,
 int pc_jr_check_array(jr_import_t *im, int l, json_t *parent,
                       const jr_array_t *a);
 
+/* "skills" given as an object of groups by name ({"backend": [...]}):
+ * rewritten as JSON Resume's list of {name, keywords}, with a note. */
+void pc_jr_skills_by_name(jr_import_t *im, int l, json_t *doc);
+
 /* pc_import_values.c: member k of entry e (`at`: "$.work[2]"; `path`:
  * "work[]") as the check expects it (type 's' a string, 'l' an array of
  * strings), from what people write there: a per-language object (the
@@ -256,7 +262,9 @@ json_t *pc_jr_text_list(jr_import_t *im, json_t **entries,
                         const char *key, const char *where);
 json_t *pc_jr_period(jr_import_t *im, json_t **entries, const char *before,
                      const char *where);
-json_t *pc_jr_words(jr_import_t *im, const char *dflt, const char *es);
+/* The label of a contact the import makes (`phone`, else e-mail) in
+ * every language (English where no word is known). */
+json_t *pc_jr_contact_label(jr_import_t *im, int phone);
 const char *pc_jr_neutral(jr_import_t *im, json_t **entries,
                           const char *key, const char *where);
 

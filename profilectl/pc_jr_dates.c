@@ -69,7 +69,21 @@ static const char *const present_words[] = {
     "jusqu'a present", "a ce jour", "ce jour", "present jour",
     "gegenwart", "bis jetzt", "bis dato", "derzeit", "seitdem",
     "\xe8\x87\xb3\xe4\xbb\x8a", "\xe7\x8e\xb0\xe5\x9c\xa8",
-    "\xe7\x8f\xbe\xe5\x9c\xa8", "\xe4\xbb\x8a", NULL
+    "\xe7\x8f\xbe\xe5\x9c\xa8", "\xe4\xbb\x8a",
+    /* Italian, Catalan, Dutch, Polish (folded: no accents). */
+    "oggi", "ad oggi", "fino ad oggi", "attuale", "attualmente", "in corso",
+    "actualitat", "avui", "heden", "tot heden", "nu", "huidig",
+    "obecnie", "teraz", "do teraz", "do dzis", "nadal", "do chwili obecnej",
+    "present time", "till present", "until present", "til now", NULL
+};
+
+/* Words before a start date that say the role goes on ("Since 2020",
+ * "Depuis 2023"), folded, each with the space after it; a longer one
+ * before a shorter one it begins with. */
+static const char *const since_words[] = {
+    "since ", "from ", "starting from ", "starting ", "desde ",
+    "a partir del ", "a partir de ", "depuis ", "des ", "seit ", "ab ",
+    "dal ", "dall'", "dalla ", "od ", "vanaf ", "sinds ", NULL
 };
 
 const char *const pc_jr_date_forms =
@@ -78,9 +92,10 @@ const char *const pc_jr_date_forms =
     "YYYY/MM/DD or YYYY/DD/MM when the day is over 12, a month name "
     "and a year in English, "
     "Spanish, Portuguese, French or German (April 2017, abr. 2017, "
-    "M\xc3\xa4rz 2019, 1 f\xc3\xa9vr. 2018, March 3, 2020); for an end "
-    "only, a word for now (Present, Current, actualidad, Atual, "
-    "aujourd'hui, heute, Gegenwart, \xe8\x87\xb3\xe4\xbb\x8a...), "
+    "M\xc3\xa4rz 2019, 1 f\xc3\xa9vr. 2018, March 3, 2020), for a "
+    "start also after a word for since (Since 2020, Depuis 2023); for an "
+    "end only, a word for now (Present, Current, actualidad, Atual, "
+    "aujourd'hui, heute, oggi, obecnie, \xe8\x87\xb3\xe4\xbb\x8a...), "
     "with or without a remark in parentheses (Present (part-time))";
 
 /* Days in month m of year y. */
@@ -433,6 +448,18 @@ int pc_jr_read_date(const char **iso_out, const char *text, int end,
         return *text ? -1 : 0;
     }
     rv = read_folded(iso_out, f, end, p);
+    if (rv == -1 && !end) {
+        /* "Depuis 2023": a start, the role ongoing (its end says so). */
+        for (n = 0; since_words[n]; n++) {
+            size_t w = strlen(since_words[n]);
+
+            if (strncmp(f, since_words[n], w) == 0 && f[w]) {
+                rv = read_folded(iso_out, f + w, end, p);
+                rv = rv >= 0 ? rv | JR_DATE_SINCE : rv;
+                break;
+            }
+        }
+    }
     if (rv == -1 && (n = before_remark(f)) > 0) {
         /* "Present (part-time)": the date, and a remark a reader
          * takes as one. */

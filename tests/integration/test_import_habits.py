@@ -262,3 +262,109 @@ def test_a_year_written_as_a_number_is_the_year(tmp_path):
     doc["work"][0]["startDate"] = 20120
     err = import_error(write(tmp_path / "cv.en.json", doc))
     assert '$.work[0].startDate: "20120" is not a date' in err, err
+
+
+@pytest.mark.parametrize("start,iso", [("Depuis 2023", "2023"),
+                                       ("Since March 2020", "2020-03"),
+                                       ("desde 2019", "2019"),
+                                       ("seit 2018", "2018"),
+                                       ("à partir de septembre 2021",
+                                        "2021-09")])
+def test_a_start_after_a_word_for_since_is_the_start(tmp_path, start, iso):
+    doc = load("sample.en.json")
+    doc["work"][0]["startDate"] = start
+    del doc["work"][0]["endDate"]
+    d, notes, _, _ = _one(tmp_path, doc)
+    assert any('$.work[0].startDate: "%s" read as the start, %s'
+               % (start, iso) in n for n in notes), notes
+    assert d["experience"][0]["period"]["en"].endswith(" – present")
+    # A word for since is no end.
+    doc["work"][0]["endDate"] = "Since 2020"
+    assert "is not a date" in import_error(write(tmp_path / "cv.en.json",
+                                                 doc))
+
+
+@pytest.mark.parametrize("word", ["Obecnie", "oggi", "Attualmente", "heden",
+                                  "Actualitat"])
+def test_words_for_now_in_more_languages(tmp_path, word):
+    doc = load("sample.en.json")
+    doc["work"][0]["endDate"] = word
+    d, _, _, _ = _one(tmp_path, doc)
+    assert d["experience"][0]["period"]["en"].endswith(" – present")
+
+
+def test_a_section_in_the_plural_or_singular_is_that_section(tmp_path):
+    """"volunteers" is not a typo of "volunteer": not imported, counted
+    under its own name, never refused."""
+    doc = load("sample.en.json")
+    doc["volunteers"] = doc.pop("volunteer")
+    doc["award"] = doc.pop("awards")
+    _, _, err, _ = _one(tmp_path, doc)
+    summary = _summary(err)
+    assert "1 × volunteers" in summary and "1 × award" in summary, summary
+
+
+def test_a_project_described_in_summary(tmp_path):
+    doc = load("sample.en.json")
+    p = doc["projects"][0]
+    p["summary"] = p.pop("description")
+    d, _, err, _ = _one(tmp_path, doc)
+    assert d["caseStudies"][0]["summary"] == {"en": p["summary"]}
+    assert "projects[].summary" not in _summary(err)
+
+
+def test_from_and_to_are_the_dates(tmp_path):
+    doc = load("sample.en.json")
+    w = doc["work"][0]
+    w["from"], w["to"] = w.pop("startDate"), "2015-02"
+    del w["endDate"]
+    d, notes, _, _ = _one(tmp_path, doc)
+    assert '$.work[0].from: read as "startDate"' in " ".join(notes)
+    assert d["experience"][0]["period"]["en"] == "1 Dec 2013 – Feb 2015"
+
+
+def test_skills_given_as_an_object_of_groups(tmp_path):
+    doc = load("sample.en.json")
+    doc["skills"] = {"backend": ["Kotlin", "Java"], "devops": ["Docker"]}
+    d, notes, _, _ = _one(tmp_path, doc)
+    assert [(s["title"], s["skills"]) for s in d["skills"]] == [
+        ({"en": "backend"}, ["Kotlin", "Java"]),
+        ({"en": "devops"}, ["Docker"])]
+    assert any("$.skills: an object of 2 groups by name" in n
+               for n in notes), notes
+
+
+def test_reactive_resume_is_refused_as_what_it_is(tmp_path):
+    doc = {"basics": {"name": "Ana", "email": "ana@example.com",
+                      "url": {"label": "", "href": "https://example.com"}},
+           "sections": {"experience": {"items": [{"company": "Acme"}]}},
+           "metadata": {"template": "rhyhorn"}}
+    err = import_error(write(tmp_path / "cv.en.json", doc))
+    assert "$.sections: Reactive Resume's format" in err, err
+
+
+def test_an_entry_with_nothing_the_import_reads_is_refused(tmp_path):
+    """Written, it would be an empty record `check` accepts."""
+    doc = load("sample.en.json")
+    doc["education"] = [{"what": "BSc Physics", "where": "Uni",
+                         "when": "2010"}]
+    err = import_error(write(tmp_path / "cv.en.json", doc))
+    assert "$.education[0]: none of its members is one JSON Resume has " \
+        "(what, where, when): nothing of it would be imported" in err, err
+
+
+def test_contact_labels_in_the_file_language(tmp_path):
+    doc = load("sample.en.json")
+    d, _, _, _ = _one(tmp_path, doc, "--lang-order", "fr",
+                      name="cv.fr.json")
+    labels = [c["label"] for c in d["contact"]["contacts"]]
+    assert labels == [{"fr": "E-mail"}, {"fr": "Téléphone"}], labels
+
+
+def test_the_same_link_under_another_name_is_counted(tmp_path):
+    doc = load("sample.en.json")
+    url = doc["basics"]["profiles"][0]["url"]
+    doc["basics"]["profiles"].append({"network": "Mastodon", "url": url})
+    d, _, err, _ = _one(tmp_path, doc)
+    assert "1 × basics.profiles[] (same URL as another)" in _summary(err)
+    assert [link["url"] for link in d["contact"]["links"]].count(url) == 1

@@ -99,6 +99,9 @@ MEMBER_ALIASES = {
     "work[].title": "position", "work[].role": "position",
     "work[].jobTitle": "position", "work[].employer": "name",
     "work[].start": "startDate", "work[].end": "endDate",
+    "work[].from": "startDate", "work[].to": "endDate",
+    "education[].from": "startDate", "education[].to": "endDate",
+    "projects[].from": "startDate", "projects[].to": "endDate",
     "work[].achievements": "highlights",
     "work[].responsibilities": "highlights",
     "education[].school": "institution",
@@ -201,7 +204,8 @@ def _entry(counts, path, e):
                         if im != LIST_TEXT[p] and _content(iv):
                             counts["%s[].%s" % (p, im)] += 1
             continue
-        if p == "work[].summary" and not _content(e.get("description")):
+        if p in ("work[].summary", "projects[].summary") and \
+                not _content(e.get("description")):
             continue                # the description of old files
         if p in ALIASES:
             current = e.get(ALIASES[p])
@@ -240,6 +244,20 @@ def expected_not_imported(docs):
                     _entry(counts, k + "[]", e)
             elif _content(v):
                 counts[k] += len(v) if isinstance(v, list) else 1
+    # A profile whose URL another has under another network name.
+    seen = {}
+    for doc in docs:
+        for pr in (doc.get("basics") or {}).get("profiles") or []:
+            url = pr.get("url")
+            if not _content(url) or not isinstance(url, str) or \
+                    _link_dropped(url):
+                continue
+            key = url.strip().lower().rstrip("/")
+            net = (pr.get("network") or "").lower()
+            if key not in seen:
+                seen[key] = net
+            elif seen[key] != net:
+                counts["basics.profiles[] (same URL as another)"] += 1
     # The address of the first language that has one, as a mailto: link.
     email = next((d["basics"]["email"] for d in docs
                   if _content(d.get("basics", {}).get("email"))), "")
