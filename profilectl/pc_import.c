@@ -281,6 +281,15 @@ int pc_cmd_import_jsonresume(int argc, char **argv)
     for (i = os->ind; i < argc; i++) {
         im.files[im.n++] = os->argv[i];
     }
+    /* One file and several languages: a file that holds every language
+     * ({"en": ..., "de": ...} texts), read once per language. */
+    if (im.n == 1 && order != NULL) {
+        for (i = 0; order[i]; i++) {
+            if (order[i] == ',' && im.n < JR_MAX_LANGS) {
+                im.files[im.n++] = im.files[0];
+            }
+        }
+    }
     return pc_jr_import_end(&im, import_run(&im, order, out));
 }
 

@@ -79,16 +79,36 @@ static int per_language(json_t *v)
 static json_t *pick(jr_import_t *im, int l, json_t *v, const char *where,
                     const char *path)
 {
-    const char *lang = im->langs[l], *k, *others = NULL;
+    const char *lang = im->langs[l], *k, *others = NULL, *read = NULL;
     json_t *m, *chosen = NULL;
+    int o, held;
 
     json_object_foreach(v, k, m) {
         if (chosen == NULL && tag_is(k, lang)) {
             chosen = m;
+            continue;
         }
-        else if (pc_jr_has_content(m)) {
-            others = others ? apr_pstrcat(im->c.p, others, ", ", k, NULL) : k;
+        if (!pc_jr_has_content(m)) {
+            continue;
         }
+        /* A language another document of the import stands for (the
+         * same file given once per language) is read there. */
+        for (o = 0, held = 0; o < im->n; o++) {
+            held |= o != l && tag_is(k, im->langs[o]);
+        }
+        if (held) {
+            read = read ? apr_pstrcat(im->c.p, read, ", ", k, NULL) : k;
+        }
+        else {
+            others = others ? apr_pstrcat(im->c.p, others, ", ", k, NULL)
+                            : k;
+        }
+    }
+    if (chosen == NULL && read != NULL && others == NULL) {
+        /* One file read once per language, this one untranslated here:
+         * a missing translation (merge() notes it; the fallback). */
+        json_object_set_new(v, lang, json_string(""));
+        return json_object_get(v, lang);
     }
     if (chosen == NULL) {
         pc_jr_fail(&im->c, "%s: %s: a text per language without %s (it has "
@@ -100,10 +120,13 @@ static json_t *pick(jr_import_t *im, int l, json_t *v, const char *where,
         pc_jr_drop(im, apr_pstrcat(im->c.p, path, " (other languages)",
                                    NULL), 1);
     }
-    pc_jr_assume(im, l, "%s: a text per language: the %s one read%s%s%s",
-                 where, lang, others ? "; " : "", others ? others : "",
-                 others ? " not imported (another file holds a language)"
-                        : "");
+    pc_jr_assume(im, l, "%s: a text per language: the %s one read%s%s%s"
+                 "%s%s", where, lang, read ? " (" : "", read ? read : "",
+                 read ? " for its language)" : "", others ? "; " : "",
+                 others ? apr_pstrcat(im->c.p, others, " not imported (to "
+                                      "import every language of one file: "
+                                      "--lang-order ", lang, ",", others,
+                                      ")", NULL) : "");
     return chosen;
 }
 

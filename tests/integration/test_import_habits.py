@@ -368,3 +368,48 @@ def test_the_same_link_under_another_name_is_counted(tmp_path):
     d, _, err, _ = _one(tmp_path, doc)
     assert "1 × basics.profiles[] (same URL as another)" in _summary(err)
     assert [link["url"] for link in d["contact"]["links"]].count(url) == 1
+
+
+def _bilingual_file():
+    doc = load("sample.en.json")
+    doc["basics"]["label"] = {"en": "Programmer", "de": "Programmierer"}
+    doc["basics"]["summary"] = {"en": "I build", "de": "Ich baue"}
+    doc["work"][0]["position"] = {"en": "CEO", "de": "Geschäftsführer"}
+    return doc
+
+
+def test_one_file_with_every_language_is_read_once_per_language(tmp_path):
+    """A file whose texts are {"en": ..., "de": ...}: with --lang-order
+    naming both, both are imported (not the first only, the other
+    counted as not imported)."""
+    path = write(tmp_path / "cv.json", _bilingual_file())
+    cp = profilectl("import-jsonresume", path, "--lang-order", "en,de")
+    assert cp.returncode == 0, cp.stderr
+    d = json.loads(cp.stdout)
+    assert d["languages"] == ["en", "de"]
+    assert d["profile"]["headline"] == {"en": "Programmer",
+                                        "de": "Programmierer"}
+    assert d["experience"][0]["role"] == {"en": "CEO",
+                                          "de": "Geschäftsführer"}
+    assert "(other languages)" not in _summary(cp.stderr)
+    # Given once, its other language is counted, and the note says how
+    # to import it.
+    d, notes, err, _ = _one(tmp_path, _bilingual_file())
+    assert "1 × basics.label (other languages)" in _summary(err)
+    assert any("de not imported (to import every language of one file: "
+               "--lang-order en,de)" in n for n in notes), notes
+
+
+def test_one_file_read_for_a_language_it_lacks_is_untranslated(tmp_path):
+    path = write(tmp_path / "cv.json", _bilingual_file())
+    out = tmp_path / "p.json"
+    cp = profilectl("import-jsonresume", path, "--lang-order", "en,de,fr",
+                    "-o", out)
+    assert cp.returncode == 0, cp.stderr
+    d = json.loads(out.read_text())
+    assert d["fallback"] == "en"
+    assert d["profile"]["headline"] == {"en": "Programmer",
+                                        "de": "Programmierer"}
+    cp = profilectl("untranslated", "--lang", "fr", "--json", out)
+    assert {(t["record"], t["field"]) for t in json.loads(cp.stdout)} >= {
+        ("profile", "headline"), ("profile", "summary")}, cp.stdout
