@@ -62,6 +62,9 @@ NOTED = {
     "14-es-longer-than-en": '$.work[5] (Servitem ltda, 2014-01-20 – '
                             '2015-06-17): the dates differ; paired by '
                             'their place',
+    "15-name-marker-untranslated-summary": '$.skills[13] (Confluence): no '
+                                           'entry in es: an entry of its '
+                                           'own',
     "37-bom-powershell-output": '$.work[17].endDate: "1994-11-31": that '
                                 'month has no such day; read as the month',
 }
