@@ -65,6 +65,8 @@ NOTED = {
     "15-name-marker-untranslated-summary": '$.skills[13] (Confluence): no '
                                            'entry in es: an entry of its '
                                            'own',
+    "18-enddate-ongoing-vs-date": '$.education[1] (Institute, 2023-09-15 – '
+                                  'present) and ',
     "37-bom-powershell-output": '$.work[17].endDate: "1994-11-31": that '
                                 'month has no such day; read as the month',
 }
