@@ -68,8 +68,8 @@ NOTED = {
     "18-enddate-ongoing-vs-date": '$.education[1] (Institute, 2023-09-15 – '
                                   'present) and ',
     "19-start-and-end-dates-differ": '$.education[1] (Universidad Nacional '
-                                     'del Litoral (UNL), 2022-01-01 – present) '
-                                     'and ',
+                                     'del Litoral (UNL), 2022-01-01 – '
+                                     'present) and ',
     "37-bom-powershell-output": '$.work[17].endDate: "1994-11-31": that '
                                 'month has no such day; read as the month',
 }
