@@ -257,7 +257,7 @@ static int export_run(jr_export_t *ex, const char *file, const char *out)
                    ex->lang, pc_jr_join(nlangs, langs, ", ", p));
         goto leave;
     }
-    doc = pc_jr_export_doc(&ex->c, data, ex->lang);
+    doc = pc_jr_export_doc(&ex->c, data, ex->lang, 1);
     rv = pc_jr_write_json(&ex->c, doc, out, inputs);
 leave:
     json_decref(doc);
@@ -265,14 +265,17 @@ leave:
     return rv;
 }
 
-json_t *pc_jr_export_doc(jr_ctx_t *c, json_t *data, const char *lang)
+json_t *pc_jr_export_doc(jr_ctx_t *c, json_t *data, const char *lang,
+                         int fill)
 {
     jr_export_t exs, *ex = &exs;
     json_t *doc = json_object();
 
     exs.c = *c;
     exs.lang = lang;
-    exs.fallback = json_string_value(json_object_get(data, "fallback"));
+    exs.fallback = fill ? json_string_value(json_object_get(data,
+                                                            "fallback"))
+                        : NULL;
     json_object_set_new(doc, "basics", export_basics(ex, data));
     json_object_set_new(doc, "work",
                         export_array(ex, data, "experience", export_work));

@@ -200,7 +200,7 @@ int pc_jr_import_docs(jr_import_t *im, const char *out,
     }
     else {
         pc_jr_assume(im, -1, "$.fallback: \"%s\", the first language: "
-                     "the texts of an entry a language has not are "
+                     "the texts a language has not are "
                      "written without that language and served from %s "
                      "(profilectl untranslated lists them)", im->langs[0],
                      im->langs[0]);

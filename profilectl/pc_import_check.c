@@ -62,8 +62,9 @@ static json_t *check_date(jr_import_t *im, int l, json_t *v,
     int rv;
 
     if (json_is_integer(v)) {
-        text = apr_psprintf(im->c.p, "%" JSON_INTEGER_FORMAT,
-                            json_integer_value(v));
+        /* APR's formatter knows APR_INT64_T_FMT, not jansson's "lld". */
+        text = apr_psprintf(im->c.p, "%" APR_INT64_T_FMT,
+                            (apr_int64_t)json_integer_value(v));
     }
     else if (json_is_string(v)) {
         text = json_string_value(v);

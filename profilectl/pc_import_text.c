@@ -2,9 +2,9 @@
 /*
  * pc_import_text.c -- the text values of import-jsonresume: one string
  * per language merged into a plain string or {"en": ..., "es": ...},
- * with a missing translation an error (but for a language that has no
- * such entry at all: im->absent, the text is written without it, served
- * from the fallback, the first language; im->lacking); from one
+ * a missing translation (and a language that has no such entry at all,
+ * im->absent) written without that language, served from the fallback,
+ * the first language (im->lacking), with a note; from one
  * language, a text people read is language-tagged ({"en": ...}) so that
  * a language added later shows it untranslated, and a name stays plain
  * (CONTRACT §9); lists of text values, given per language where the
@@ -19,23 +19,13 @@
 
 #include "pc_jr.h"
 
-/* Whether some language has no such entry (im->absent). */
-static int some_absent(const jr_import_t *im)
-{
-    int l;
-
-    for (l = 0; l < im->n; l++) {
-        if (im->absent[l]) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* A text value of an entry some languages have not: the languages that
- * have it, and the first (the fallback) always, "" where it has not;
- * "" when no language has text. */
-static json_t *without_absent(jr_import_t *im, const char **vals)
+/* A text value some languages have not: the entry is absent there
+ * (im->absent) or its member is empty where another language's is not
+ * (lack[l], a missing translation).  The first language (the fallback)
+ * always, "" where it has not; the others that have it; "" when no
+ * language has text.  A language left out is served from the fallback
+ * (im->lacking). */
+static json_t *without(jr_import_t *im, const char **vals, const int *lack)
 {
     json_t *obj;
     int l, some = 0;
@@ -48,7 +38,7 @@ static json_t *without_absent(jr_import_t *im, const char **vals)
     }
     obj = json_object();
     for (l = 0; l < im->n; l++) {
-        if (l == 0 || !im->absent[l]) {
+        if (l == 0 || !(im->absent[l] || lack[l])) {
             json_object_set_new(obj, im->langs[l], json_string(vals[l]));
         }
         else {
@@ -61,33 +51,41 @@ static json_t *without_absent(jr_import_t *im, const char **vals)
 /* A text value from one string per language: plain when they are all
  * the same, else {"en": ..., "es": ...}; from one language, with
  * `prose`, {"en": ...} unless empty.  A string that is empty in some
- * languages only is an error (a missing translation), unless those
- * languages have no such entry (im->absent). */
+ * languages only is a missing translation: written without those
+ * languages, with a note (issue 27), as for languages that have no
+ * such entry (im->absent). */
 static json_t *merge(jr_import_t *im, const char **vals, const char *where,
                      int prose)
 {
     json_t *obj;
-    int l, same = 1;
+    int l, same = 1, has = -1, gap = 0, lack[JR_MAX_LANGS] = { 0 };
 
     if (im->n == 1 && prose && *vals[0]) {
         obj = json_object();
         json_object_set_new(obj, im->langs[0], json_string(vals[0]));
         return obj;
     }
-    for (l = 1; l < im->n; l++) {
+    for (l = 0; l < im->n; l++) {
         same = same && strcmp(vals[l], vals[0]) == 0;
-        if (!*vals[l] != !*vals[0] && !im->absent[l] && !im->absent[0]) {
-            int has = *vals[0] ? 0 : l;
-
-            pc_jr_fail(&im->c, "%s: %s: missing translation: in %s but not "
-                       "in %s (%s has it)%s", im->files[has ? 0 : l], where,
-                       im->langs[has], im->langs[has ? 0 : l],
-                       im->files[has], im->label ? im->label : "");
-            return NULL;
+        gap |= im->absent[l];
+        if (has < 0 && *vals[l] && !im->absent[l]) {
+            has = l;
         }
     }
-    if (some_absent(im)) {
-        return without_absent(im, vals);
+    for (l = 0; has >= 0 && l < im->n; l++) {
+        if (!*vals[l] && !im->absent[l]) {
+            lack[l] = gap = 1;
+            pc_jr_assume(im, l, "%s: missing translation: in %s but not in "
+                         "%s (%s has it)%s: %s", where, im->langs[has],
+                         im->langs[l], im->files[has],
+                         im->label ? im->label : "",
+                         l == 0 ? "written empty in the first language"
+                                : "written without it, served from the "
+                                  "fallback until translated");
+        }
+    }
+    if (gap) {
+        return without(im, vals, lack);
     }
     if (same) {
         return json_string(vals[0]);
@@ -125,16 +123,34 @@ json_t *pc_jr_name(jr_import_t *im, json_t **entries, const char *key,
     return text(im, entries, key, where, 0);
 }
 
-/* Non-zero when member `key` of entries is there in every language or
- * in none (a part of a text that pc_jr_text2() or pc_jr_period() joins). */
-static int check_text(jr_import_t *im, json_t **entries, const char *key,
-                      const char *where)
+/* Marks in miss[] the languages whose member `key` is empty while
+ * another language's is not (a part of a text that pc_jr_text2() or
+ * pc_jr_period() joins: a missing translation of the whole text). */
+static void parts_missing(jr_import_t *im, json_t **entries,
+                          const char *key, int *miss)
 {
-    json_t *v = pc_jr_text(im, entries, key, where);
-    int ok = v != NULL;
+    int l, some = 0;
 
-    json_decref(v);
-    return ok;
+    for (l = 0; l < im->n; l++) {
+        some |= !im->absent[l] && *pc_jr_str(entries[l], key);
+    }
+    for (l = 0; some && l < im->n; l++) {
+        miss[l] |= !im->absent[l] && !*pc_jr_str(entries[l], key);
+    }
+}
+
+/* Empties vals[l] where miss[l], unless that leaves no language a text
+ * (each lacks another part: each keeps what it has). */
+static void blank(jr_import_t *im, const char **vals, const int *miss)
+{
+    int l, left = 0;
+
+    for (l = 0; l < im->n; l++) {
+        left |= !miss[l] && *vals[l];
+    }
+    for (l = 0; left && l < im->n; l++) {
+        vals[l] = miss[l] ? "" : vals[l];
+    }
 }
 
 /* The same, joining members `k1` and `k2` of each entry with " · ". */
@@ -142,17 +158,16 @@ json_t *pc_jr_text2(jr_import_t *im, json_t **entries, const char *k1,
                     const char *k2, const char *where)
 {
     const char *vals[JR_MAX_LANGS], *a, *b;
-    int l;
+    int l, miss[JR_MAX_LANGS] = { 0 };
 
-    if (!check_text(im, entries, k1, where)
-        || !check_text(im, entries, k2, where)) {
-        return NULL;
-    }
+    parts_missing(im, entries, k1, miss);
+    parts_missing(im, entries, k2, miss);
     for (l = 0; l < im->n; l++) {
         a = pc_jr_str(entries[l], k1);
         b = pc_jr_str(entries[l], k2);
         vals[l] = apr_pstrcat(im->c.p, a, *a && *b ? JR_SEP : "", b, NULL);
     }
+    blank(im, vals, miss);
     return merge(im, vals, apr_psprintf(im->c.p, "%s.%s/%s", where, k1,
                                         k2), 1);
 }
@@ -192,8 +207,10 @@ json_t *pc_jr_text_list(jr_import_t *im, json_t **entries,
                 im->lacking = 1;        /* served from the fallback */
                 continue;
             }
+            /* null, as people write "no list", is an empty one. */
             json_object_set_new(out, im->langs[l],
-                                arr ? json_deep_copy(arr) : json_array());
+                                json_is_array(arr) ? json_deep_copy(arr)
+                                                   : json_array());
         }
         return out;
     }
@@ -236,10 +253,32 @@ static int same_url(const char *a, const char *b)
     return la == lb && strncmp(ca, cb, la) == 0;
 }
 
-/* A language-neutral string (a URL): member `key` of the entry of any
- * language that has it (the https:// one of two that differ only in
- * the scheme or a trailing '/'); an error when two languages give
- * different ones. */
+/* "work[]" for "$.work[3]": a path as the not-imported summary names
+ * members. */
+static const char *model_path(const char *where, apr_pool_t *p)
+{
+    char *out = apr_pstrdup(p, where + (strncmp(where, "$.", 2) == 0 ? 2
+                                                                      : 0));
+    char *w = out;
+    const char *r;
+
+    for (r = out; *r; r++) {
+        *w++ = *r;
+        if (*r == '[') {
+            while (r[1] >= '0' && r[1] <= '9') {
+                r++;
+            }
+        }
+    }
+    *w = '\0';
+    return out;
+}
+
+/* A language-neutral string (a URL, an address): member `key` of the
+ * entry of any language that has it (the https:// one of two that
+ * differ only in the scheme or a trailing '/'); when two languages give
+ * different ones, the first's, with a note, the others counted as not
+ * imported. */
 const char *pc_jr_neutral(jr_import_t *im, json_t **entries,
                           const char *key, const char *where)
 {
@@ -260,11 +299,16 @@ const char *pc_jr_neutral(jr_import_t *im, json_t **entries,
             }
         }
         else if (*s && strcmp(s, v) != 0) {
-            pc_jr_fail(&im->c, "%s: %s.%s: \"%s\" here, \"%s\" in %s: it "
-                       "must be the same in every language%s", im->files[l],
-                       where, key, s, v, im->files[from],
-                       im->label ? im->label : "");
-            return NULL;
+            /* A home page per language (index_es.html): the data file
+             * holds one; the first language's is kept (CONTRACT §9). */
+            pc_jr_assume(im, l, "%s.%s: \"%s\" here, \"%s\" in %s%s: "
+                         "one for every language; the %s one kept, this "
+                         "one not imported", where, key, s, v,
+                         im->files[from], im->label ? im->label : "",
+                         im->langs[from]);
+            pc_jr_drop(im, apr_pstrcat(im->c.p, model_path(where, im->c.p),
+                                       ".", key, " (other languages)", NULL),
+                       1);
         }
     }
     return v;
@@ -276,10 +320,10 @@ json_t *pc_jr_period(jr_import_t *im, json_t **entries, const char *before,
                      const char *where)
 {
     const char *vals[JR_MAX_LANGS], *b, *d;
-    int l;
+    int l, miss[JR_MAX_LANGS] = { 0 };
 
-    if (before && !check_text(im, entries, before, where)) {
-        return NULL;
+    if (before) {
+        parts_missing(im, entries, before, miss);
     }
     for (l = 0; l < im->n; l++) {
         b = before ? pc_jr_str(entries[l], before) : "";
@@ -288,6 +332,7 @@ json_t *pc_jr_period(jr_import_t *im, json_t **entries, const char *before,
                                 im->langs[l], im->c.p);
         vals[l] = apr_pstrcat(im->c.p, b, *b && *d ? JR_SEP : "", d, NULL);
     }
+    blank(im, vals, miss);
     return merge(im, vals, apr_pstrcat(im->c.p, where, before ? "." : "",
                                        before ? before : "", "/dates",
                                        NULL), 1);

@@ -167,8 +167,11 @@ int pc_jr_import_docs(jr_import_t *im, const char *out,
                       const char *const *inputs);
 
 /* pc_export.c: language `lang` of data file `data` (valid) as a JSON
- * Resume document (new reference); notes go to c. */
-json_t *pc_jr_export_doc(jr_ctx_t *c, json_t *data, const char *lang);
+ * Resume document (new reference); notes go to c.  With `fill`, a text
+ * the language lacks is the fallback's, as the API serves it; else ""
+ * (merge: the join sees it missing). */
+json_t *pc_jr_export_doc(jr_ctx_t *c, json_t *data, const char *lang,
+                         int fill);
 
 /* pc_import_names.c */
 const char *pc_jr_make_id(apr_hash_t *taken, const char *name,

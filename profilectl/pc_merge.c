@@ -21,7 +21,6 @@
 
 #include "profile_store.h"
 #include "profile_validate.h"
-#include "profile_untranslated.h"
 #include "profilectl.h"
 #include "pc_input.h"
 #include "pc_jr.h"
@@ -93,25 +92,6 @@ static int add_file(jr_import_t *im, const char *file)
         json_decref(data);
         return pc_jr_fail(&im->c, "%s: cannot read it again", file);
     }
-    /* A file with a fallback may lack translations: merging reads each
-     * language through export, which fills them from the fallback, and
-     * would write the fallback's text as their translation, hidden from
-     * untranslated and from Content-Language.  Refused, never hidden. */
-    if (json_object_get(data, "fallback") != NULL) {
-        apr_size_t *n = profile_untranslated_count(data, langs, nlangs, p);
-
-        for (l = 0; l < nlangs; l++) {
-            if (n[l] > 0) {
-                json_decref(data);
-                return pc_jr_fail(&im->c, "%s: %" APR_SIZE_T_FMT " texts "
-                                  "untranslated in %s, which merge would "
-                                  "fill with the fallback's text: translate "
-                                  "them first (%s untranslated %s; "
-                                  "docs/translating.md)", file, n[l],
-                                  langs[l], pc_progname, file);
-            }
-        }
-    }
     drop_unmapped(im, data);
     for (l = 0; l < nlangs; l++) {
         for (k = 0; k < im->n; k++) {
@@ -128,7 +108,10 @@ static int add_file(jr_import_t *im, const char *file)
         }
         im->langs[im->n] = apr_pstrdup(p, langs[l]);
         im->files[im->n] = file;
-        im->docs[im->n] = pc_jr_export_doc(&im->c, data, langs[l]);
+        /* Untranslated texts read as missing, not filled from the file's
+         * fallback: the join writes them without that language, served
+         * from the merged file's fallback, and notes them. */
+        im->docs[im->n] = pc_jr_export_doc(&im->c, data, langs[l], 0);
         im->n++;
     }
     json_decref(data);

@@ -372,20 +372,41 @@ class TestProfilectl:
         assert doc["work"][1]["highlights"] == \
             data["experience"][1]["highlights"]["en"]
 
-    def test_merge_refuses_to_fill_missing_translations(self, fb, tmp_path):
-        # merge reads each language through export, which fills a missing
-        # translation from the fallback: writing that as the translation
-        # would hide it from untranslated and from Content-Language.
+    def test_merge_keeps_missing_translations_missing(self, fb, tmp_path):
+        # merge reads each language as export does, but a missing
+        # translation stays missing: filled from the fallback it would be
+        # written as the translation, hidden from untranslated and from
+        # Content-Language.
         server, _ = fb
         ctl = os.path.join(h.BUILDDIR, "profilectl", "profilectl")
+
+        def run(*args, rc=0):
+            cp = subprocess.run([ctl] + [str(a) for a in args],
+                                capture_output=True, text=True, timeout=60)
+            assert cp.returncode == rc, cp
+            return cp
+
+        def missing(path):
+            return sorted((t["lang"], t["field"], t["source"]) for t in
+                          json.loads(run("untranslated", "--json", path,
+                                         rc=1).stdout))
+
+        # A French file with the same entries (English text, as a start).
+        en = tmp_path / "cv.en.json"
+        en.write_text(run("export-jsonresume", server.data_path, "--lang",
+                          "en").stdout)
+        fr = tmp_path / "fr.json"
+        run("import-jsonresume", en, "--lang-order", "fr", "-o", fr)
         out = tmp_path / "merged.json"
-        cp = subprocess.run([ctl, "merge", server.data_path,
-                             server.data_path, "-o", str(out)],
-                            capture_output=True, timeout=60)
-        assert cp.returncode == 2, cp
-        assert b"untranslated in es, which merge would fill with the " \
-            b"fallback's text" in cp.stderr, cp.stderr
-        assert not out.exists()
+        cp = run("merge", server.data_path, fr, "-o", out)
+        assert "missing translation: in en but not in es" in cp.stderr
+        merged = json.loads(out.read_text())
+        assert merged["languages"] == ["en", "es", "fr"]
+        assert merged["fallback"] == "en"
+        before = missing(server.data_path)
+        assert before and [m for m in missing(out) if m[0] == "es"] == \
+            before
+        assert run("check", out).returncode == 0
 
 
 @pytest.fixture(scope="module")

@@ -180,6 +180,24 @@ def test_a_pair_with_labels_per_language(tmp_path):
     assert json.loads(cp.stdout)["profile"]["headline"] == both
 
 
+def test_a_list_given_as_null_in_one_language_is_an_empty_list(tmp_path):
+    """A pair whose lists differ (one language writes null, as people
+    write "no list") gives each language its own list; found by
+    mutating the corpus: the import wrote null and refused its own
+    result as "a bug in profilectl"."""
+    en, es = load("sample.en.json"), load("sample.es.json")
+    es["skills"][0]["keywords"] = None
+    es["work"][0]["highlights"] = None
+    cp = profilectl("import-jsonresume", write(tmp_path / "r.en.json", en),
+                    write(tmp_path / "r.es.json", es))
+    assert cp.returncode == 0, cp.stderr
+    d = json.loads(cp.stdout)
+    assert d["skills"][0]["skills"] == {"en": en["skills"][0]["keywords"],
+                                        "es": []}
+    assert d["experience"][0]["highlights"] == {
+        "en": en["work"][0]["highlights"], "es": []}
+
+
 def test_a_text_per_language_without_the_file_language_is_refused(tmp_path):
     en = load("sample.en.json")
     en["basics"]["label"] = {"fr": "Programmeur"}
@@ -231,3 +249,16 @@ def test_strict_still_refuses_what_is_not_imported(tmp_path):
                     "--strict", "-o", out)
     assert cp.returncode == 1 and not out.exists()
     assert "--strict: not imported: 1 × volunteer" in cp.stderr
+
+
+def test_a_year_written_as_a_number_is_the_year(tmp_path):
+    """"startDate": 2019 (a JSON number): the year.  The message for a
+    number that is no date quotes it (it printed "%ld": APR's formatter
+    does not know jansson's integer format)."""
+    doc = load("sample.en.json")
+    doc["work"][0]["startDate"] = 2012
+    d, _, _, _ = _one(tmp_path, doc)
+    assert d["experience"][0]["period"]["en"].startswith("2012 – ")
+    doc["work"][0]["startDate"] = 20120
+    err = import_error(write(tmp_path / "cv.en.json", doc))
+    assert '$.work[0].startDate: "20120" is not a date' in err, err

@@ -478,23 +478,71 @@ def test_different_number_of_highlights_gives_a_list_per_language(tmp_path):
     assert d["skills"][0]["skills"] == ["HTML", "CSS", "Javascript"]
 
 
-def test_missing_translation_is_named(tmp_path):
+def test_missing_translation_is_written_without_it_and_noted(tmp_path):
+    """Issue 27: a text one language lacks is a missing translation, not a
+    reason to refuse the file: written without that language, served
+    from the fallback, listed by `untranslated`, with a note."""
     en, es = load("sample.en.json"), load("sample.es.json")
     del es["projects"][0]["description"]
     en_path, es_path = _pair(tmp_path, en, es)
-    err = import_error(en_path, es_path)
-    assert "%s: $.projects[0].description: missing translation: in en but " \
-        "not in es (%s has it) (Miss Direction, 2016-08-24)" % (
+    d, err = _import_noted(en_path, es_path)
+    assert "note: %s: $.projects[0].description: missing translation: in " \
+        "en but not in es (%s has it) (Miss Direction, 2016-08-24): " \
+        "written without it, served from the fallback until translated" % (
             es_path, en_path) in err, err
+    assert d["fallback"] == "en"
+    study = d["caseStudies"][0]
+    assert study["summary"] == {"en": en["projects"][0]["description"]}
+    out = write(tmp_path / "p.json", d)
+    cp = profilectl("untranslated", "--json", out)
+    assert cp.returncode == 1, cp.stderr        # some are untranslated
+    assert [(t["lang"], t["record"], t["field"], t["state"])
+            for t in json.loads(cp.stdout)] == [
+        ("es", "caseStudies/%s" % study["id"], "summary", "missing")], \
+        cp.stdout
+    # In the first language, the fallback, it is written empty.
+    en2, es2 = load("sample.en.json"), load("sample.es.json")
+    del en2["projects"][0]["description"]
+    d, err = _import_noted(*_pair(tmp_path, en2, es2))
+    assert "missing translation: in es but not in en" in err, err
+    assert d["caseStudies"][0]["summary"] == {
+        "en": "", "es": es2["projects"][0]["description"]}
+    assert "fallback" not in d
 
 
-def test_different_contact_is_named(tmp_path):
+def test_a_part_missing_in_one_language_is_the_whole_text_missing(
+        tmp_path):
+    """A text joined from two members (studyType and the dates): one
+    language without one of them has not translated the whole."""
+    en, es = load("sample.en.json"), load("sample.es.json")
+    del es["education"][0]["studyType"]
+    d, err = _import_noted(*_pair(tmp_path, en, es))
+    assert "$.education[0].studyType/dates: missing translation: in en " \
+        "but not in es" in err, err
+    assert list(d["education"][0]["credential"]) == ["en"]
+
+
+def test_different_contact_keeps_the_first_and_is_noted(tmp_path):
     en, es = load("sample.en.json"), load("sample.es.json")
     es["basics"]["email"] = "richard@example.es"
-    err = import_error(*_pair(tmp_path, en, es))
-    assert "r.es.json: $.basics.email: \"richard@example.es\" here, " \
-        "\"richard.hendriks@mail.com\" in " in err, err
-    assert "must be the same in every language" in err, err
+    es["basics"]["url"] = "https://example.com/index_es.html"
+    cp = profilectl("import-jsonresume", *_pair(tmp_path, en, es))
+    assert cp.returncode == 0, cp.stderr
+    assert "note: " in cp.stderr and "r.es.json: $.basics.email: " \
+        "\"richard@example.es\" here, \"richard.hendriks@mail.com\" in " \
+        in cp.stderr, cp.stderr
+    assert "one for every language; the en one kept, this one not " \
+        "imported" in cp.stderr, cp.stderr
+    assert "1 × basics.email (other languages), 1 × basics.url (other " \
+        "languages)" in cp.stderr, cp.stderr
+    d = json.loads(cp.stdout)
+    texts = [c["text"] for c in d["contact"]["contacts"]]
+    assert "richard.hendriks@mail.com" in texts
+    assert "richard@example.es" not in texts
+    assert "index_es" not in cp.stdout
+    # --strict refuses what it would not import.
+    cp = profilectl("import-jsonresume", "--strict", *_pair(tmp_path, en, es))
+    assert cp.returncode == 1 and "basics.url (other languages)" in cp.stderr
 
 
 def test_a_link_written_with_http_in_one_language_is_the_https_one(tmp_path):
@@ -510,12 +558,14 @@ def test_a_link_written_with_http_in_one_language_is_the_https_one(tmp_path):
     assert d["experience"][0]["companyUrl"] == url
 
 
-def test_a_different_link_in_each_language_is_named(tmp_path):
+def test_a_different_link_in_each_language_keeps_the_first(tmp_path):
     en, es = load("sample.en.json"), load("sample.es.json")
     es["work"][0]["url"] = "https://example.org/another-page"
-    err = import_error(*_pair(tmp_path, en, es))
+    d, err = _import_noted(*_pair(tmp_path, en, es))
     assert "$.work[0].url: \"https://example.org/another-page\" here" \
         in err, err
+    assert "1 × work[].url (other languages)" in err, err
+    assert d["experience"][0]["companyUrl"] == en["work"][0]["url"]
 
 
 def test_url_in_one_language_only_is_used(tmp_path):

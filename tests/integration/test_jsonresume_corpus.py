@@ -72,6 +72,10 @@ NOTED = {
                                      'present) and ',
     "37-bom-powershell-output": '$.work[17].endDate: "1994-11-31": that '
                                 'month has no such day; read as the month',
+    "40-duplicate-keys-old-schema": 'line 145, column 3: the key '
+                                    '"languages" is given twice in one '
+                                    'object: the last value is kept',
+    "45-al-folio-employer-category": '$.skills[0].category: read as "name"',
 }
 
 # What the import maps (docs/jsonresume.md), older names included.
@@ -95,6 +99,25 @@ ALIASES = {"basics.website": "url", "work[].company": "name",
 # Lists whose items may be objects, read by one member.
 LIST_TEXT = {"skills[].keywords": "name", "work[].highlights": "content",
              "projects[].highlights": "content"}
+# Members under a name people give them (docs/jsonresume.md, "habits"):
+# read as JSON Resume's member, with a note, when that one is absent.
+MEMBER_ALIASES = {
+    "basics.headline": "label", "basics.about": "summary",
+    "basics.mobile": "phone", "basics.homepage": "url",
+    "work[].title": "position", "work[].role": "position",
+    "work[].jobTitle": "position", "work[].employer": "name",
+    "work[].start": "startDate", "work[].end": "endDate",
+    "work[].achievements": "highlights",
+    "work[].responsibilities": "highlights",
+    "education[].school": "institution",
+    "education[].university": "institution",
+    "education[].degree": "studyType", "education[].major": "area",
+    "education[].fieldOfStudy": "area",
+    "skills[].category": "name", "skills[].title": "name",
+    "skills[].group": "name", "skills[].names": "keywords",
+    "skills[].items": "keywords", "skills[].list": "keywords",
+    "skills[].skills": "keywords", "skills[].tags": "keywords",
+}
 IGNORED_TOP = {"$schema", "meta"}
 # Sections under a name people give them, read as JSON Resume's (issue
 # 27) when JSON Resume's is absent.
@@ -200,6 +223,9 @@ def _entry(counts, path, e):
             counts["%s (%s)" % (p, _link_dropped(v))] += 1
             continue
         elif p in MAPPED:
+            continue
+        elif p in MEMBER_ALIASES and \
+                not _content(e.get(MEMBER_ALIASES[p])):
             continue
         if _content(v):
             counts[p] += 1
