@@ -76,6 +76,8 @@ NOTED = {
                                     '"languages" is given twice in one '
                                     'object: the last value is kept',
     "45-al-folio-employer-category": '$.skills[0].category: read as "name"',
+    "50-null-highlights-es-longer": '$.skills[10] (Tensor Flow): no entry '
+                                    'in en: an entry of its own',
 }
 
 # What the import maps (docs/jsonresume.md), older names included.
