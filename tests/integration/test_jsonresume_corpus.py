@@ -78,6 +78,8 @@ NOTED = {
     "45-al-folio-employer-category": '$.skills[0].category: read as "name"',
     "50-null-highlights-es-longer": '$.skills[10] (Tensor Flow): no entry '
                                     'in en: an entry of its own',
+    "51-email-whatsapp-per-language": '$.basics.email: "contacto@example.com" '
+                                      'here, "contact@example.com" in ',
 }
 
 # What the import maps (docs/jsonresume.md), older names included.
@@ -255,7 +257,26 @@ def expected_not_imported(docs):
                   if _content(d.get("basics", {}).get("email"))), "")
     if email and not _url_ok("mailto:" + email.strip(" \t\r\n\f\v")):
         counts["basics.email (as a link)"] += 1
+    # Not translations: of two different ones the first language's is
+    # kept and each other one counted (docs/jsonresume.md, "Texts").
+    for m in ("email", "phone", "url"):
+        vals = [_same_value(m, d.get("basics", {}).get(m)) for d in docs]
+        vals = [v for v in vals if v]
+        other = sum(1 for v in vals[1:] if v != vals[0])
+        if other:
+            counts["basics.%s (other languages)" % m] += other
     return counts
+
+
+def _same_value(member, v):
+    """What two languages' values of a member are compared by: trimmed,
+    and for a URL without the http/https difference and a final /."""
+    if not isinstance(v, str):
+        return ""
+    v = v.strip(" \t\r\n\f\v")
+    if member == "url":
+        v = re.sub(r"^https?://", "", v, flags=re.I).rstrip("/")
+    return v
 
 
 def summary_counts(stderr):
