@@ -80,6 +80,9 @@ NOTED = {
                                     'in en: an entry of its own',
     "51-email-whatsapp-per-language": '$.basics.email: "contacto@example.com" '
                                       'here, "contact@example.com" in ',
+    "52-home-page-per-language": '$.basics.url: "https://example.vercel.app'
+                                 '/es/" here, "https://example.vercel.app'
+                                 '/en/" in ',
 }
 
 # What the import maps (docs/jsonresume.md), older names included.
