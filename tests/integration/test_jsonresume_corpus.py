@@ -62,12 +62,27 @@ NOTED = {
     "14-es-longer-than-en": '$.work[5] (Servitem ltda, 2014-01-20 – '
                             '2015-06-17): the dates differ; paired by '
                             'their place',
+    "15-name-marker-untranslated-summary": '$.skills[13] (Confluence): no '
+                                           'entry in es: an entry of its '
+                                           'own',
+    "18-enddate-ongoing-vs-date": '$.education[1] (Institute, 2023-09-15 – '
+                                  'present) and ',
+    "19-start-and-end-dates-differ": '$.education[1] (Universidad Nacional '
+                                     'del Litoral (UNL), 2022-01-01 – '
+                                     'present) and ',
     "37-bom-powershell-output": '$.work[17].endDate: "1994-11-31": that '
                                 'month has no such day; read as the month',
     "40-duplicate-keys-old-schema": 'line 145, column 3: the key '
                                     '"languages" is given twice in one '
                                     'object: the last value is kept',
     "45-al-folio-employer-category": '$.skills[0].category: read as "name"',
+    "50-null-highlights-es-longer": '$.skills[10] (Tensor Flow): no entry '
+                                    'in en: an entry of its own',
+    "51-email-whatsapp-per-language": '$.basics.email: "contacto@example.com" '
+                                      'here, "contact@example.com" in ',
+    "52-home-page-per-language": '$.basics.url: "https://example.vercel.app'
+                                 '/es/" here, "https://example.vercel.app'
+                                 '/en/" in ',
 }
 
 # What the import maps (docs/jsonresume.md), older names included.
@@ -263,7 +278,26 @@ def expected_not_imported(docs):
                   if _content(d.get("basics", {}).get("email"))), "")
     if email and not _url_ok("mailto:" + email.strip(" \t\r\n\f\v")):
         counts["basics.email (as a link)"] += 1
+    # Not translations: of two different ones the first language's is
+    # kept and each other one counted (docs/jsonresume.md, "Texts").
+    for m in ("email", "phone", "url"):
+        vals = [_same_value(m, d.get("basics", {}).get(m)) for d in docs]
+        vals = [v for v in vals if v]
+        other = sum(1 for v in vals[1:] if v != vals[0])
+        if other:
+            counts["basics.%s (other languages)" % m] += other
     return counts
+
+
+def _same_value(member, v):
+    """What two languages' values of a member are compared by: trimmed,
+    and for a URL without the http/https difference and a final /."""
+    if not isinstance(v, str):
+        return ""
+    v = v.strip(" \t\r\n\f\v")
+    if member == "url":
+        v = re.sub(r"^https?://", "", v, flags=re.I).rstrip("/")
+    return v
 
 
 def summary_counts(stderr):
