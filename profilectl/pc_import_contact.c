@@ -5,6 +5,7 @@
  * links), basics.url and basics.profiles as links, each link once.
  */
 #include <string.h>
+#include <strings.h>
 
 #include <apr_lib.h>
 #include <apr_strings.h>
@@ -34,55 +35,94 @@ static int same_url(const char *x, const char *y)
     return nx == ny && strncasecmp(x, y, nx) == 0;
 }
 
+typedef struct {
+    json_t *e;                          /* the link */
+    const char *url;
+    const char *names[JR_MAX_LANGS];    /* its network, per language */
+} jr_link_t;
+
+/* The text of a link: its network's name, per language when the
+ * languages name it differently ("Contact me", "Contáctame"); a
+ * language without the profile takes the first's name. */
+static json_t *link_text(jr_import_t *im, const jr_link_t *k)
+{
+    const char *first = NULL;
+    json_t *obj;
+    int l, same = 1;
+
+    for (l = 0; l < im->n; l++) {
+        if (k->names[l] != NULL) {
+            first = first ? first : k->names[l];
+            same = same && strcmp(k->names[l], first) == 0;
+        }
+    }
+    if (same) {
+        return json_string(first);
+    }
+    obj = json_object();
+    for (l = 0; l < im->n; l++) {
+        json_object_set_new(obj, im->langs[l],
+                            json_string(k->names[l] ? k->names[l] : first));
+    }
+    return obj;
+}
+
 /* The links of basics.profiles: those of every language, each once
- * (the same URL; under another network name it is counted as not
- * imported), in the order of the first language that has it.  A
- * link is not a translation: one that a language lacks is still the
- * person's.  A network without a URL is no link (it is counted as not
- * imported). */
+ * (the same URL), in the order of the first language that has it, its
+ * text the network's name in each language.  The same URL twice in one
+ * language under two names is counted as not imported.  A link is not a
+ * translation: one that a language lacks is still the person's.  A
+ * network without a URL is no link (it is counted as not imported). */
 static void import_links(jr_import_t *im, json_t **basics, json_t *links)
 {
     apr_pool_t *p = im->c.p;
-    json_t *seen = json_array(), *pr, *x, *e;
-    size_t i, j;
-    int l, dup;
+    apr_array_header_t *seen = apr_array_make(p, 8, sizeof(jr_link_t));
+    jr_link_t *k, *found;
+    json_t *pr;
+    size_t i;
+    int l, j;
     const char *url, *net;
 
     for (l = 0; l < im->n; l++) {
         json_array_foreach(json_object_get(basics[l], "profiles"), i, pr) {
             url = pc_jr_str(pr, "url");
             net = pc_jr_str(pr, "network");
-            dup = 0;
-            json_array_foreach(seen, j, x) {
-                if (same_url(url, pc_jr_str(x, "url"))) {
-                    /* The same link under another name (a slip, or two
-                     * names for one page): the first kept, the other
-                     * counted, never lost silently. */
-                    dup = 1 + (strcasecmp(net, pc_jr_str(x, "network"))
-                               != 0);
+            if (!*url) {
+                if (*net) {
+                    /* A link needs somewhere to go: a network named
+                     * without a URL (or a relative one) is not one. */
+                    pc_jr_drop(im, "basics.profiles[] (no URL)", 1);
                 }
-            }
-            if (dup == 2) {
-                pc_jr_drop(im, "basics.profiles[] (same URL as another)", 1);
-            }
-            if (!*url && *net) {
-                /* A link needs somewhere to go: a network named without
-                 * a URL (or with a relative one) is not imported. */
-                pc_jr_drop(im, "basics.profiles[] (no URL)", 1);
-            }
-            if (dup || !*url) {
                 continue;
             }
-            json_array_append(seen, pr);
-            e = json_object();
-            json_array_append_new(links, e);
-            json_object_set_new(e, "kind",
-                                json_string(pc_jr_kind_of(net, p)));
-            json_object_set_new(e, "text", json_string(net));
-            json_object_set_new(e, "url", json_string(url));
+            for (j = 0, found = NULL; j < seen->nelts && !found; j++) {
+                k = &APR_ARRAY_IDX(seen, j, jr_link_t);
+                found = same_url(url, k->url) ? k : NULL;
+            }
+            if (found == NULL) {
+                found = apr_array_push(seen);
+                memset(found, 0, sizeof(*found));
+                found->url = url;
+                found->e = json_object();
+                json_array_append_new(links, found->e);
+                json_object_set_new(found->e, "kind",
+                                    json_string(pc_jr_kind_of(net, p)));
+                json_object_set_new(found->e, "url", json_string(url));
+            }
+            if (found->names[l] == NULL) {
+                found->names[l] = net;
+            }
+            else if (strcasecmp(found->names[l], net) != 0) {
+                /* One page under two names in one language: the first
+                 * kept, the other counted, never lost silently. */
+                pc_jr_drop(im, "basics.profiles[] (same URL as another)", 1);
+            }
         }
     }
-    json_decref(seen);
+    for (j = 0; j < seen->nelts; j++) {
+        k = &APR_ARRAY_IDX(seen, j, jr_link_t);
+        json_object_set_new(k->e, "text", link_text(im, k));
+    }
 }
 
 int pc_jr_import_contact(jr_import_t *im, json_t **basics, json_t *out)
@@ -129,6 +169,13 @@ int pc_jr_import_contact(jr_import_t *im, json_t **basics, json_t *out)
         for (s = phone; *s; s++) {
             if (apr_isdigit(*s) || (*s == '+' && d == digits)) {
                 *d++ = *s;
+            }
+            else if (d != digits && strchr("|,;\n", *s)) {
+                /* "+58 412-555 | +58 414-555": the link calls the
+                 * first (the text keeps both). */
+                pc_jr_assume(im, -1, "$.basics.phone: \"%s\": more than "
+                             "one number; the link calls the first", phone);
+                break;
             }
         }
         *d = '\0';

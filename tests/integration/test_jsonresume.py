@@ -1088,3 +1088,27 @@ def test_equal_counts_pair_by_position_beyond_the_bound(tmp_path):
     en, es = _work_docs(tmp_path, 1500, 1500)
     data = import_ok(en, es)
     assert len(data["experience"]) == 1500
+
+
+def test_a_link_named_per_language_keeps_both_names(tmp_path):
+    """The same profile URL called "Contact me" in en and "Contáctame" in
+    es: one link whose text is per language (nothing lost)."""
+    en, es = load("sample.en.json"), load("sample.es.json")
+    for doc, name in ((en, "Contact me"), (es, "Contáctame")):
+        doc["basics"]["profiles"] = [{"network": name,
+                                      "url": "mailto:r@example.com"}]
+    d = import_ok(*_pair(tmp_path, en, es))
+    links = [lk for lk in d["contact"]["links"]
+             if lk["url"] == "mailto:r@example.com"]
+    assert [lk["text"] for lk in links] == [{"en": "Contact me",
+                                            "es": "Contáctame"}]
+
+
+def test_two_phone_numbers_link_the_first(tmp_path):
+    en = load("sample.en.json")
+    en["basics"]["phone"] = "+58 412-5554988 | +58 414-2606494"
+    d, err = _import_noted(write(tmp_path / "r.en.json", en))
+    phone = [c for c in d["contact"]["contacts"] if c["kind"] == "phone"][0]
+    assert phone["text"] == en["basics"]["phone"]
+    assert phone["url"] == "tel:+584125554988"
+    assert "more than one number; the link calls the first" in err, err

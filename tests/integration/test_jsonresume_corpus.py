@@ -259,9 +259,11 @@ def expected_not_imported(docs):
                     _entry(counts, k + "[]", e)
             elif _content(v):
                 counts[k] += len(v) if isinstance(v, list) else 1
-    # A profile whose URL another has under another network name.
-    seen = {}
+    # A profile whose URL another of the same document has under another
+    # network name (across languages, the names are the link's text in
+    # each).
     for doc in docs:
+        seen = {}
         for pr in (doc.get("basics") or {}).get("profiles") or []:
             url = pr.get("url")
             if not _content(url) or not isinstance(url, str) or \
