@@ -107,6 +107,8 @@ static void import_links(jr_import_t *im, json_t **basics, json_t *links)
                 json_array_append_new(links, found->e);
                 json_object_set_new(found->e, "kind",
                                     json_string(pc_jr_kind_of(net, p)));
+                /* In its place; its value once every language is read. */
+                json_object_set_new(found->e, "text", json_null());
                 json_object_set_new(found->e, "url", json_string(url));
             }
             if (found->names[l] == NULL) {

@@ -17,6 +17,7 @@
 #include <apr_strings.h>
 #include <jansson.h>
 
+#include "profile_text.h"
 #include "pc_jr.h"
 
 /* A text value some languages have not: the entry is absent there
@@ -60,6 +61,17 @@ static json_t *merge(jr_import_t *im, const char **vals, const char *where,
     json_t *obj;
     int l, same = 1, has = -1, gap = 0, lack[JR_MAX_LANGS] = { 0 };
 
+    for (l = 0; l < im->n; l++) {
+        /* Spaces around a text are nothing a reader sees ("Ana " in one
+         * language is "Ana"). */
+        const char *t = vals[l];
+        size_t n = strlen(t);
+
+        profile_text_trim(&t, &n);
+        if (n != strlen(vals[l])) {
+            vals[l] = apr_pstrmemdup(im->c.p, t, n);
+        }
+    }
     if (im->n == 1 && prose && *vals[0]) {
         obj = json_object();
         json_object_set_new(obj, im->langs[0], json_string(vals[0]));
