@@ -354,14 +354,24 @@ static const char *top_meant(jr_import_t *im, int l, const char *k,
     const char *other = NULL;
     size_t i;
 
+    size_t n = strlen(k), b = 0;
+
+    /* " education ": spaces around a name are no other name. */
+    while (b < n && k[b] == ' ') {
+        b++;
+    }
+    while (n > b && k[n - 1] == ' ') {
+        n--;
+    }
     for (i = 0; all_top[i]; i++) {
-        if (strcasecmp(all_top[i], k) == 0) {
+        if (strlen(all_top[i]) == n - b
+            && strncasecmp(all_top[i], k + b, n - b) == 0) {
             other = all_top[i];
         }
     }
     if (other != NULL && json_object_get(doc, other) == NULL) {
         pc_jr_assume(im, l, "$.%s: read as \"%s\" (JSON Resume's name, "
-                     "in its case)", k, other);
+                     "in its case and without spaces)", k, other);
         return other;
     }
     for (i = 0; other == NULL && i < sizeof(synonyms) / sizeof(synonyms[0]);
@@ -424,6 +434,19 @@ int pc_jr_check_doc(jr_import_t *im, int l)
     if (!json_is_object(doc)) {
         return pc_jr_fail(&im->c, "%s: $: not a JSON Resume document (not "
                           "an object)", im->files[l]);
+    }
+    if (json_object_size(doc) == 1) {
+        /* {"cv": {"basics": ...}}: the résumé inside one member. */
+        void *it = json_object_iter(doc);
+        json_t *inner = json_object_iter_value(it);
+
+        if (json_is_object(inner) && json_object_get(inner, "basics")) {
+            pc_jr_assume(im, l, "$.%s: the JSON Resume document inside it "
+                         "read", json_object_iter_key(it));
+            json_incref(inner);
+            json_decref(doc);
+            im->docs[l] = doc = inner;
+        }
     }
     if (other_format(im, l, doc) < 0) {
         return -1;

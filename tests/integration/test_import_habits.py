@@ -413,3 +413,25 @@ def test_one_file_read_for_a_language_it_lacks_is_untranslated(tmp_path):
     cp = profilectl("untranslated", "--lang", "fr", "--json", out)
     assert {(t["record"], t["field"]) for t in json.loads(cp.stdout)} >= {
         ("profile", "headline"), ("profile", "summary")}, cp.stdout
+
+
+def test_spaces_around_a_text_or_a_section_name(tmp_path):
+    """A name with a trailing space in one language is the same name; a
+    section written " education " is education."""
+    en, es = load("sample.en.json"), load("sample.es.json")
+    es["basics"]["name"] = en["basics"]["name"] + " "
+    es[" education "] = es.pop("education")
+    cp = profilectl("import-jsonresume", write(tmp_path / "r.en.json", en),
+                    write(tmp_path / "r.es.json", es))
+    assert cp.returncode == 0, cp.stderr
+    d = json.loads(cp.stdout)
+    assert d["profile"]["name"] == en["basics"]["name"]
+    assert '$. education : read as "education"' in cp.stderr, cp.stderr
+
+
+def test_a_resume_inside_one_member_is_read(tmp_path):
+    doc = {"cv": load("sample.en.json")}
+    d, notes, _, _ = _one(tmp_path, doc)
+    assert d["profile"]["name"] == doc["cv"]["basics"]["name"]
+    assert any("$.cv: the JSON Resume document inside it read" in n
+               for n in notes), notes
