@@ -132,6 +132,7 @@ static const jr_meant_t meant_names[] = {
     {skill_keys, "skills", "keywords"},
     {skill_keys, "keyword", "keywords"},
     {skill_keys, "tags", "keywords"},
+    {skill_keys, "subSkills", "keywords"},
     {skill_keys, "proficiency", "level"},
     {project_keys, "title", "name"},
     {project_keys, "start", "startDate"},

@@ -127,6 +127,7 @@ MEMBER_ALIASES = {
     "skills[].group": "name", "skills[].names": "keywords",
     "skills[].items": "keywords", "skills[].list": "keywords",
     "skills[].skills": "keywords", "skills[].tags": "keywords",
+    "skills[].subSkills": "keywords",
 }
 IGNORED_TOP = {"$schema", "meta"}
 # Sections under a name people give them, read as JSON Resume's (issue
