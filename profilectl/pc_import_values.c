@@ -333,22 +333,31 @@ int pc_jr_coerce(jr_import_t *im, int l, json_t *e, const char *k,
 
 /* "skills": {"backend": ["Kotlin", "Java"], ...}: groups by name, read
  * as JSON Resume's [{"name": "backend", "keywords": [...]}] with a note,
- * when every value is a list or a text. */
+ * when some value is a list or a text (the others, objects, are counted
+ * as not imported: "skills.languages_spoken"). */
 void pc_jr_skills_by_name(jr_import_t *im, int l, json_t *doc)
 {
     json_t *skills = json_object_get(doc, "skills"), *arr, *v, *e;
     const char *k;
+    size_t n = 0;
 
-    if (!json_is_object(skills) || json_object_size(skills) == 0) {
+    if (!json_is_object(skills)) {
         return;
     }
     json_object_foreach(skills, k, v) {
-        if (!json_is_array(v) && !json_is_string(v)) {
-            return;
-        }
+        n += json_is_array(v) || json_is_string(v);
+    }
+    if (n == 0) {
+        return;
     }
     arr = json_array();
     json_object_foreach(skills, k, v) {
+        if (!json_is_array(v) && !json_is_string(v)) {
+            if (pc_jr_has_content(v)) {
+                pc_jr_drop(im, apr_pstrcat(im->c.p, "skills.", k, NULL), 1);
+            }
+            continue;
+        }
         e = json_object();
         json_object_set_new(e, "name", json_string(k));
         json_object_set(e, "keywords", v);
@@ -356,6 +365,6 @@ void pc_jr_skills_by_name(jr_import_t *im, int l, json_t *doc)
     }
     pc_jr_assume(im, l, "$.skills: an object of " SZ " groups by name, "
                  "read as JSON Resume's list (each name the group's, its "
-                 "list the keywords)", json_object_size(skills));
+                 "list the keywords)", n);
     json_object_set_new(doc, "skills", arr);
 }

@@ -325,8 +325,10 @@ def test_from_and_to_are_the_dates(tmp_path):
 
 def test_skills_given_as_an_object_of_groups(tmp_path):
     doc = load("sample.en.json")
-    doc["skills"] = {"backend": ["Kotlin", "Java"], "devops": ["Docker"]}
-    d, notes, _, _ = _one(tmp_path, doc)
+    doc["skills"] = {"backend": ["Kotlin", "Java"], "devops": ["Docker"],
+                     "spoken": {"English": "native"}}
+    d, notes, err, _ = _one(tmp_path, doc)
+    assert "1 × skills.spoken" in _summary(err)
     assert [(s["title"], s["skills"]) for s in d["skills"]] == [
         ({"en": "backend"}, ["Kotlin", "Java"]),
         ({"en": "devops"}, ["Docker"])]
