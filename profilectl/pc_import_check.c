@@ -357,6 +357,18 @@ int pc_jr_check_array(jr_import_t *im, int l, json_t *parent,
     if (arr == NULL || json_is_null(arr)) {
         return 0;
     }
+    if (json_is_string(arr) || json_is_number(arr)) {
+        /* "work": "No experience yet, but ...": a sentence where the
+         * entries go; nothing to make entries of, counted. */
+        if (pc_jr_has_content(arr)) {
+            pc_jr_assume(im, l, "$.%s: a text, not a list of entries: not "
+                         "imported", a->path);
+            pc_jr_drop(im, apr_pstrcat(im->c.p, a->path, " (a text)", NULL),
+                       1);
+        }
+        json_object_del(parent, a->key);
+        return 0;
+    }
     if (!json_is_array(arr)) {
         return pc_jr_fail(&im->c, "%s: $.%s: not an array", im->files[l],
                           a->path);

@@ -437,3 +437,13 @@ def test_a_resume_inside_one_member_is_read(tmp_path):
     assert d["profile"]["name"] == doc["cv"]["basics"]["name"]
     assert any("$.cv: the JSON Resume document inside it read" in n
                for n in notes), notes
+
+
+def test_a_section_given_as_a_sentence_is_counted(tmp_path):
+    doc = load("sample.en.json")
+    doc["work"] = "No experience yet, but I keep building my own projects"
+    d, notes, err, _ = _one(tmp_path, doc)
+    assert d["experience"] == []
+    assert "1 × work (a text)" in _summary(err)
+    assert any("$.work: a text, not a list of entries: not imported" in n
+               for n in notes), notes
