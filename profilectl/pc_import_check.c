@@ -374,6 +374,13 @@ int pc_jr_check_array(jr_import_t *im, int l, json_t *parent,
                           a->path);
     }
     json_array_foreach(arr, i, e) {
+        if (json_is_string(e) && strcmp(a->path, "skills") == 0) {
+            /* "skills": ["Docker, Kubernetes", ...]: each a skill. */
+            pc_jr_assume(im, l, "$.skills[" SZ "]: a text, read as a "
+                         "skill's name", i);
+            e = json_pack("{sO}", "name", e);
+            json_array_set_new(arr, i, e);
+        }
         if (pc_jr_check_entry(im, l, e, a->keys,
                               apr_psprintf(im->c.p, "$.%s[" SZ "]", a->path,
                                            i),

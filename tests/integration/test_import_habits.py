@@ -447,3 +447,11 @@ def test_a_section_given_as_a_sentence_is_counted(tmp_path):
     assert "1 × work (a text)" in _summary(err)
     assert any("$.work: a text, not a list of entries: not imported" in n
                for n in notes), notes
+
+
+def test_a_skill_given_as_a_text_is_its_name(tmp_path):
+    doc = load("sample.en.json")
+    doc["skills"].append("Docker, Kubernetes")
+    d, notes, _, _ = _one(tmp_path, doc)
+    assert d["skills"][-1]["title"] == {"en": "Docker, Kubernetes"}
+    assert any("a text, read as a skill's name" in n for n in notes), notes
