@@ -103,50 +103,53 @@ static int order_shift(const char *text)
     return strspn(text + skip, "0123456789") == 4 ? 2 : 0;
 }
 
-/* Member k of the entry `at` ("$.work[2]") of another language's
- * document, when it reads as a full date one way only and text (of
- * document l) reads so one of its two ways: that date (*from: its
- * file), else NULL. */
-static const char *other_language(jr_import_t *im, int l, const char *at,
-                                  const char *k, const char *text,
-                                  int end, const char **from)
+/* The order of day and month (JR_ORDER_* bits, both classes) that reads
+ * text (of document l) as the date member k of the entry `at`
+ * ("$.work[2]") has in another language's document, when that reads as
+ * a full date and the other languages that have one agree (*from: the
+ * first's file); else 0. */
+static int other_language(jr_import_t *im, int l, const char *at,
+                          const char *k, const char *text, int end,
+                          const char **from)
 {
-    const char *bracket = strchr(at, '['), *day, *month, *iso, *found = NULL;
+    static const int orders[2] = {
+        JR_ORDER_DAY | JR_ORDER_AFTER_YEAR(JR_ORDER_DAY),
+        JR_ORDER_MONTH | JR_ORDER_AFTER_YEAR(JR_ORDER_MONTH)
+    };
+    const char *bracket = strchr(at, '['), *name, *iso, *read[2];
     char *stop;
     apr_int64_t i;
     json_t *e;
-    int o, told;
+    int o, r, told, found = 0;
 
     if (strncmp(at, "$.", 2) != 0 || bracket == NULL
-        || memchr(at + 2, '.', (size_t)(bracket - at - 2)) != NULL
         || (i = apr_strtoi64(bracket + 1, &stop, 10)) < 0
-        || strcmp(stop, "]") != 0
-        || pc_jr_read_date_in(&day, text, end, JR_ORDER_DAY
-                              | JR_ORDER_AFTER_YEAR(JR_ORDER_DAY), &told,
-                              im->c.p) < 0
-        || pc_jr_read_date_in(&month, text, end, JR_ORDER_MONTH
-                              | JR_ORDER_AFTER_YEAR(JR_ORDER_MONTH), &told,
-                              im->c.p) < 0) {
-        return NULL;
+        || strcmp(stop, "]") != 0) {
+        return 0;
+    }
+    name = apr_pstrmemdup(im->c.p, at + 2, (size_t)(bracket - at - 2));
+    for (r = 0; r < 2; r++) {
+        if (pc_jr_read_date_in(&read[r], text, end, orders[r], &told,
+                               im->c.p) < 0) {
+            return 0;
+        }
     }
     for (o = 0; o < im->n; o++) {
-        e = json_array_get(json_object_get(im->docs[o],
-                                           apr_pstrmemdup(im->c.p, at + 2,
-                                                          (size_t)(bracket
-                                                                   - at
-                                                                   - 2))),
-                           (size_t)i);
+        e = json_array_get(json_object_get(im->docs[o], name), (size_t)i);
         if (o == l || !json_is_string(json_object_get(e, k))
             || pc_jr_read_date(&iso, pc_jr_str(e, k), end, im->c.p) < 0
-            || strlen(iso) != 10
-            || (strcmp(iso, day) != 0 && strcmp(iso, month) != 0)) {
+            || strlen(iso) != 10) {
             continue;
         }
-        if (found != NULL && strcmp(found, iso) != 0) {
-            return NULL;        /* the other languages disagree */
+        for (r = 0; r < 2 && strcmp(iso, read[r]) != 0; r++) {
         }
-        found = iso;
-        *from = im->files[o];
+        if (r == 2 || (found && found != orders[r])) {
+            return 0;           /* another date, or they disagree */
+        }
+        if (!found) {
+            *from = im->files[o];
+        }
+        found = orders[r];
     }
     return found;
 }
@@ -184,7 +187,7 @@ json_t *pc_jr_check_date(jr_import_t *im, int l, json_t *v, const char *at,
                          const char *path, const char *k, int *bad)
 {
     const char *text, *iso, *remark, *from = NULL;
-    int rv, told, end = strcmp(k, "endDate") == 0, shift, day;
+    int rv, told, end = strcmp(k, "endDate") == 0, shift, day, order;
 
     if (json_is_integer(v)) {
         /* APR's formatter knows APR_INT64_T_FMT, not jansson's "lld". */
@@ -205,14 +208,16 @@ json_t *pc_jr_check_date(jr_import_t *im, int l, json_t *v, const char *at,
     }
     rv = pc_jr_read_date_in(&iso, text, end, im->date_order[l], &told,
                             im->c.p);
-    if (rv == -2 && (iso = other_language(im, l, at, k, text, end, &from))
-        != NULL) {
-        pc_jr_assume(im, l, "%s.%s: \"%s\" read as %s: %s gives that "
-                     "date for the same entry", at, k, text, iso, from);
-        rv = 0;
+    if (rv == -2 && (order = other_language(im, l, at, k, text, end,
+                                            &from)) != 0) {
+        rv = pc_jr_read_date_in(&iso, text, end, order, &told, im->c.p);
     }
     if (rv >= 0) {
-        if (rv & JR_DATE_ORDER) {
+        if ((rv & JR_DATE_ORDER) && from != NULL) {
+            pc_jr_assume(im, l, "%s.%s: \"%s\" read as %s: %s gives that "
+                         "date for the same entry", at, k, text, iso, from);
+        }
+        else if (rv & JR_DATE_ORDER) {
             shift = order_shift(text);
             day = (im->date_order[l] >> shift & 3) == JR_ORDER_DAY;
             pc_jr_assume(im, l, "%s.%s: \"%s\" read as %s: the file writes "

@@ -148,8 +148,18 @@ def test_the_other_language_gives_an_ambiguous_date(tmp_path):
     assert ('r.es.json: $.work[0].startDate: "03-06-2023" read as '
             '2023-06-03: %s gives that date for the same entry'
             % (tmp_path / "r.en.json")) in cp.stderr
+    # With a remark, both are noted, the remark counted.
+    es["work"][0]["startDate"] = "03-06-2023 (aprox.)"
+    cp = profilectl("import-jsonresume", write(tmp_path / "r.en.json", en),
+                    write(tmp_path / "r.es.json", es))
+    assert cp.returncode == 0, cp.stderr
+    assert '"03-06-2023 (aprox.)" read as 2023-06-03: ' in cp.stderr
+    assert ('"03-06-2023 (aprox.)" read as 2023-06-03; the remark (aprox.) '
+            'is not imported') in cp.stderr
+    assert "1 × work[].startDate (remark)" in _summary(cp.stderr)
     # Neither language says: still refused.
     en["work"][0]["startDate"] = "06-03-2023"
+    es["work"][0]["startDate"] = "03-06-2023"
     err = import_error(write(tmp_path / "r.en.json", en),
                        write(tmp_path / "r.es.json", es))
     assert '"03-06-2023" is ambiguous' in err
