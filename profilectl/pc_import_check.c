@@ -3,10 +3,8 @@
  * pc_import_check.c -- the check of each entry import-jsonresume reads
  * (its members are pc_import_members.c's): members under the names
  * people give them moved to JSON Resume's, values read as people write
- * them (pc_import_values.c), the types and dates checked (every problem
- * of every file), dates rewritten as ISO dates (a day its month lacks
- * read as the month, a remark after "Present" left out, each noted),
- * links made absolute, and the count of what is not imported (the
+ * them (pc_import_values.c), the types and dates (pc_import_dates.c)
+ * checked (every problem of every file), links made absolute, and the count of what is not imported (the
  * summary line).
  */
 #include <string.h>
@@ -49,67 +47,6 @@ const char *pc_jr_dropped_list(jr_import_t *im)
                                 what);
     }
     return pc_jr_join(im->dropped->nelts, items, ", ", im->c.p);
-}
-
-/* Checks a date member and rewrites it as an ISO date (an ongoing end:
- * removed).  Returns the new value (NULL: remove it), or v itself with a
- * problem set. */
-static json_t *check_date(jr_import_t *im, int l, json_t *v,
-                          const char *at, const char *path, const char *k,
-                          int *bad)
-{
-    const char *text, *iso, *remark;
-    int rv;
-
-    if (json_is_integer(v)) {
-        /* APR's formatter knows APR_INT64_T_FMT, not jansson's "lld". */
-        text = apr_psprintf(im->c.p, "%" APR_INT64_T_FMT,
-                            (apr_int64_t)json_integer_value(v));
-    }
-    else if (json_is_string(v)) {
-        text = json_string_value(v);
-    }
-    else {
-        pc_jr_fail(&im->c, "%s: %s.%s: not a string (a date)", im->files[l],
-                   at, k);
-        *bad = 1;
-        return v;
-    }
-    rv = pc_jr_read_date(&iso, text, strcmp(k, "endDate") == 0, im->c.p);
-    if (rv >= 0) {
-        if (rv & JR_DATE_MONTH) {
-            pc_jr_assume(im, l, "%s.%s: \"%s\": that month has no such "
-                         "day; read as the month, %s", at, k, text, iso);
-        }
-        if (rv & JR_DATE_SINCE) {
-            pc_jr_assume(im, l, "%s.%s: \"%s\" read as the start, %s",
-                         at, k, text, iso);
-        }
-        if (rv & JR_DATE_REMARK) {
-            remark = pc_jr_date_remark(text, im->c.p);
-            pc_jr_assume(im, l, "%s.%s: \"%s\" read as %s; the remark "
-                         "%s is not imported", at, k, text,
-                         *iso ? iso : "present", remark);
-            pc_jr_drop(im, apr_pstrcat(im->c.p, path, ".", k, " (remark)",
-                                       NULL), 1);
-        }
-        return *iso ? json_string(iso) : NULL;
-    }
-    *bad = 1;
-    if (rv == -2) {
-        pc_jr_fail(&im->c, "%s: %s.%s: \"%s\" is ambiguous: day and month "
-                   "cannot be told apart; write YYYY-MM-DD. Accepted: %s",
-                   im->files[l], at, k, text, pc_jr_date_forms);
-    }
-    else if (rv == -3) {
-        pc_jr_fail(&im->c, "%s: %s.%s: \"%s\" means now, which ends a role "
-                   "but cannot start one", im->files[l], at, k, text);
-    }
-    else {
-        pc_jr_fail(&im->c, "%s: %s.%s: \"%s\" is not a date. Accepted: %s",
-                   im->files[l], at, k, text, pc_jr_date_forms);
-    }
-    return v;
 }
 
 /* Whether u begins with a scheme, "NAME:" (RFC 3986 §3.1).  A name with
@@ -303,7 +240,7 @@ int pc_jr_check_entry(jr_import_t *im, int l, json_t *e,
         }
         else if (key->type == 'd') {
             v = json_object_get(e, k);
-            nv = check_date(im, l, v, at, path, k, &bad);
+            nv = pc_jr_check_date(im, l, v, at, path, k, &bad);
             if (nv == NULL) {
                 json_object_del(e, k);
             }

@@ -10,7 +10,9 @@
  *   pc_import_names.c  the ids and kinds the import makes
  *   pc_import_members.c the members the import reads, and the names
  *                      people give them (experience, GPA, category...)
- *   pc_import_check.c  the checks of an entry's members and dates
+ *   pc_import_check.c  the checks of an entry's members
+ *   pc_import_dates.c  the checks of an entry's dates, each read in the
+ *                      order of day and month its file writes
  *   pc_import_values.c values as people give them: per-language
  *                      objects, lists of non-strings, texts as arrays
  *   pc_import_load.c   the languages of the files; each file parsed,
@@ -78,6 +80,15 @@ int pc_jr_is_date(const char *s);
                                  * ("Present (part-time)"): left out */
 #define JR_DATE_SINCE 4         /* a start after a word for since
                                  * ("Depuis 2023"): the date */
+#define JR_DATE_ORDER 8         /* day and month that cannot be told
+                                 * apart, read in the order given
+                                 * (pc_jr_read_date_in) */
+/* The order of day and month in a numeric date (bits): the day first
+ * (31-03-2025), the month first (03-31-2025); after a year (2025/31/03)
+ * the same shifted by JR_ORDER_AFTER_YEAR. */
+#define JR_ORDER_DAY 1
+#define JR_ORDER_MONTH 2
+#define JR_ORDER_AFTER_YEAR(o) ((o) << 2)
 /* Reads a date as people write it (pc_jr_date_forms) into *iso: YYYY,
  * YYYY-MM or YYYY-MM-DD, or "" for none (an empty text, or with `end` a
  * word for now).  Returns 0, or the JR_DATE_* bits of what it assumed;
@@ -86,8 +97,12 @@ int pc_jr_is_date(const char *s);
  * end. */
 int pc_jr_read_date(const char **iso, const char *text, int end,
                     apr_pool_t *p);
-/* The remark in parentheses that ends text ("(part-time)"), or NULL. */
-const char *pc_jr_date_remark(const char *text, apr_pool_t *p);
+/* pc_jr_read_date, and a date whose day and month cannot be told apart
+ * read in `order` (JR_ORDER_* bits; neither or both: -2), returning
+ * JR_DATE_ORDER; *told is the order a number over 12 tells (31-03-2025:
+ * JR_ORDER_DAY), else 0. */
+int pc_jr_read_date_in(const char **iso, const char *text, int end,
+                       int order, int *told, apr_pool_t *p);
 /* Whether text is a word for now ("Present", "actualidad"). */
 int pc_jr_is_now(const char *text, apr_pool_t *p);
 extern const char *const pc_jr_date_forms;
@@ -143,6 +158,12 @@ typedef struct {
     int json;                   /* --json: the report on stdout */
     const char *out;            /* the data file written ("-": stdout) */
     json_t *result;             /* the data file made (for the summary) */
+    /* pc_import_dates.c, per document: whether its dates were looked
+     * at, the orders of day and month they tell (JR_ORDER_* bits), and
+     * the first date telling each (by bit). */
+    int dates_seen[JR_MAX_LANGS];
+    int date_order[JR_MAX_LANGS];
+    const char *date_told[JR_MAX_LANGS][4];
 } jr_import_t;
 
 /* pc_import_report.c: a new import command in im (its pool made). */
@@ -193,6 +214,13 @@ const jr_key_t *pc_jr_find_key(const jr_key_t *keys, const char *k);
  * position): NULL when none. */
 const char *pc_jr_member_meant(const jr_key_t *keys, const char *k);
 int pc_jr_has_content(json_t *v);
+
+/* pc_import_dates.c: checks date member k of an entry (`at`:
+ * "$.work[2]"; `path`: "work[]") of document l and rewrites it as an ISO
+ * date.  Returns the new value (NULL: remove it, an ongoing end), or v
+ * itself with a problem set and *bad. */
+json_t *pc_jr_check_date(jr_import_t *im, int l, json_t *v, const char *at,
+                         const char *path, const char *k, int *bad);
 
 /* pc_import_check.c */
 int pc_jr_check_entry(jr_import_t *im, int l, json_t *e,

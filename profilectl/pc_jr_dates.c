@@ -3,10 +3,11 @@
  * pc_jr_dates.c -- dates as people write them, read into JSON Resume's
  * (YYYY, YYYY-MM, YYYY-MM-DD) for every import, the habits a reader
  * understands included (a day its month does not have is the month;
- * "Present (part-time)" is now, with a remark); and text folded for
- * comparison, the one use of utf8proc in profilectl, shared by the date
- * reader (month names with or without accents) and the ids the import
- * makes (slugs).  Periods are pc_jr_period.c's.
+ * "Present (part-time)" is now, with a remark; 02-06-2025 is read in the
+ * order of day and month the caller gives, pc_jr_read_date_in); and text
+ * folded for comparison, the one use of utf8proc in profilectl, shared
+ * by the date reader (month names with or without accents) and the ids
+ * the import makes (slugs).  Periods are pc_jr_period.c's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,29 +28,24 @@ static const struct {
     int month;
 } month_names[] = {
     {"jan", 1}, {"january", 1}, {"ene", 1}, {"enero", 1}, {"janeiro", 1},
-    {"janv", 1}, {"janvier", 1}, {"januar", 1}, {"janner", 1},
-    {"feb", 2}, {"february", 2}, {"febrero", 2}, {"fev", 2},
-    {"fevereiro", 2}, {"fevr", 2}, {"fevrier", 2}, {"februar", 2},
-    {"febr", 2},
-    {"mar", 3}, {"march", 3}, {"marzo", 3}, {"marco", 3}, {"mars", 3},
-    {"marz", 3}, {"mrz", 3},
-    {"apr", 4}, {"april", 4}, {"abr", 4}, {"abril", 4}, {"avr", 4},
-    {"avril", 4},
-    {"may", 5}, {"mayo", 5}, {"mai", 5}, {"maio", 5},
-    {"jun", 6}, {"june", 6}, {"junio", 6}, {"junho", 6}, {"juin", 6},
-    {"juni", 6},
-    {"jul", 7}, {"july", 7}, {"julio", 7}, {"julho", 7}, {"juil", 7},
-    {"juill", 7}, {"juillet", 7}, {"juli", 7},
+    {"janv", 1}, {"janvier", 1}, {"januar", 1}, {"janner", 1}, {"feb", 2},
+    {"february", 2}, {"febrero", 2}, {"fev", 2}, {"fevereiro", 2},
+    {"fevr", 2}, {"fevrier", 2}, {"februar", 2}, {"febr", 2}, {"mar", 3},
+    {"march", 3}, {"marzo", 3}, {"marco", 3}, {"mars", 3}, {"marz", 3},
+    {"mrz", 3}, {"apr", 4}, {"april", 4}, {"abr", 4}, {"abril", 4},
+    {"avr", 4}, {"avril", 4}, {"may", 5}, {"mayo", 5}, {"mai", 5},
+    {"maio", 5}, {"jun", 6}, {"june", 6}, {"junio", 6}, {"junho", 6},
+    {"juin", 6}, {"juni", 6}, {"jul", 7}, {"july", 7}, {"julio", 7},
+    {"julho", 7}, {"juil", 7}, {"juill", 7}, {"juillet", 7}, {"juli", 7},
     {"aug", 8}, {"august", 8}, {"ago", 8}, {"agosto", 8}, {"aout", 8},
     {"sep", 9}, {"sept", 9}, {"september", 9}, {"set", 9},
-    {"septiembre", 9}, {"setiembre", 9}, {"setembro", 9},
-    {"septembre", 9},
+    {"septiembre", 9}, {"setiembre", 9}, {"setembro", 9}, {"septembre", 9},
     {"oct", 10}, {"october", 10}, {"octubre", 10}, {"out", 10},
     {"outubro", 10}, {"octobre", 10}, {"okt", 10}, {"oktober", 10},
     {"nov", 11}, {"november", 11}, {"noviembre", 11}, {"novembro", 11},
-    {"novembre", 11},
-    {"dec", 12}, {"december", 12}, {"dic", 12}, {"diciembre", 12},
-    {"dez", 12}, {"dezembro", 12}, {"decembre", 12}, {"dezember", 12},
+    {"novembre", 11}, {"dec", 12}, {"december", 12}, {"dic", 12},
+    {"diciembre", 12}, {"dez", 12}, {"dezembro", 12}, {"decembre", 12},
+    {"dezember", 12},
 };
 
 /* Words for an ongoing role (an end date that is none), folded. */
@@ -246,11 +242,27 @@ static int day_or_month(const char **out, int y, int m, int d,
     return -1;
 }
 
+/* Day and month that cannot be told apart (a before b, both 1-12, not
+ * equal), in `order`, the order of the file's other dates (JR_ORDER_DAY:
+ * a is the day): JR_DATE_ORDER; -2 when it says neither, or both. */
+static int by_order(const char **out, int y, int a, int b, int order,
+                    apr_pool_t *p)
+{
+    order &= JR_ORDER_DAY | JR_ORDER_MONTH;
+    if (order != JR_ORDER_DAY && order != JR_ORDER_MONTH) {
+        return -2;
+    }
+    *out = order == JR_ORDER_DAY ? iso(y, b, a, p) : iso(y, a, b, p);
+    return *out ? JR_DATE_ORDER : -1;
+}
+
 /* The numeric forms: up to three numbers split by one of "-/.".  Returns
  * 0 or JR_DATE_MONTH (day_or_month) and *out, -1 when it is not one of
  * them, -2 when day and month cannot be told apart (3/4/2020; 1/1/2023
- * is the same day either way). */
-static int numeric_date(const char **out, const char *s, apr_pool_t *p)
+ * is the same day either way) and `order` does not say (by_order).
+ * *told: the order a number over 12 tells (JR_ORDER_*). */
+static int numeric_date(const char **out, const char *s, int order,
+                        int *told, apr_pool_t *p)
 {
     int v[3], len[3], n = 0;
     char sep = 0;
@@ -277,13 +289,15 @@ static int numeric_date(const char **out, const char *s, apr_pool_t *p)
         if (n == 3 && sep == '/') {
             /* People write YYYY/DD/MM too: only a day over 12 says
              * which is which. */
+            *told = JR_ORDER_AFTER_YEAR(v[1] > 12 ? JR_ORDER_DAY
+                                        : v[2] > 12 ? JR_ORDER_MONTH : 0);
             if (v[1] > 12 && v[2] >= 1 && v[2] <= 12) {
                 *out = iso(v[0], v[2], v[1], p);
                 return *out ? 0 : -1;
             }
             if (v[1] >= 1 && v[1] <= 12 && v[2] >= 1 && v[2] <= 12
                 && v[1] != v[2]) {
-                return -2;
+                return by_order(out, v[0], v[2], v[1], order >> 2, p);
             }
         }
         if (n == 3) {
@@ -299,6 +313,7 @@ static int numeric_date(const char **out, const char *s, apr_pool_t *p)
         *out = iso(v[1], v[0], -1, p);
         return *out ? 0 : -1;
     }
+    *told = v[0] > 12 ? JR_ORDER_DAY : v[1] > 12 ? JR_ORDER_MONTH : 0;
     if (sep == '.') {           /* DD.MM.YYYY: never month first */
         return day_or_month(out, v[2], v[1], v[0], p);
     }
@@ -312,7 +327,8 @@ static int numeric_date(const char **out, const char *s, apr_pool_t *p)
         *out = iso(v[2], v[0], v[1], p);
         return *out ? 0 : -1;
     }
-    return v[0] >= 1 && v[0] <= 12 && v[1] >= 1 && v[1] <= 12 ? -2 : -1;
+    return v[0] >= 1 && v[0] <= 12 && v[1] >= 1 && v[1] <= 12
+           ? by_order(out, v[2], v[0], v[1], order, p) : -1;
 }
 
 /* Month names: a year, a month name, perhaps a day, in any order, with
@@ -399,29 +415,16 @@ static size_t before_remark(const char *s)
     return n;
 }
 
-const char *pc_jr_date_remark(const char *text, apr_pool_t *p)
-{
-    const char *open = strrchr(text, '(');
-    size_t n = strlen(text);
-
-    while (n > 0 && apr_isspace(text[n - 1])) {
-        n--;
-    }
-    if (open == NULL || n == 0 || text[n - 1] != ')') {
-        return NULL;
-    }
-    return apr_pstrmemdup(p, open, (size_t)(text + n - open));
-}
-
 static int read_folded(const char **iso_out, const char *f, int end,
-                       apr_pool_t *p)
+                       int order, int *told, apr_pool_t *p)
 {
     int rv;
 
     if (is_present(f)) {
         return end ? 0 : -3;
     }
-    if (!apr_isdigit(*f) || (rv = numeric_date(iso_out, f, p)) == -1) {
+    if (!apr_isdigit(*f)
+        || (rv = numeric_date(iso_out, f, order, told, p)) == -1) {
         rv = named_date(iso_out, f, p);
     }
     if (rv < 0 || *iso_out == NULL) {
@@ -434,11 +437,20 @@ static int read_folded(const char **iso_out, const char *f, int end,
 int pc_jr_read_date(const char **iso_out, const char *text, int end,
                     apr_pool_t *p)
 {
+    int told;
+
+    return pc_jr_read_date_in(iso_out, text, end, 0, &told, p);
+}
+
+int pc_jr_read_date_in(const char **iso_out, const char *text, int end,
+                       int order, int *told, apr_pool_t *p)
+{
     const char *f = fold(text, p);
     size_t n;
     int rv;
 
     *iso_out = "";
+    *told = 0;
     if (!*f) {
         /* Blank is no date; what folds to nothing (a lone accent) is
          * not one. */
@@ -447,14 +459,14 @@ int pc_jr_read_date(const char **iso_out, const char *text, int end,
         }
         return *text ? -1 : 0;
     }
-    rv = read_folded(iso_out, f, end, p);
+    rv = read_folded(iso_out, f, end, order, told, p);
     if (rv == -1 && !end) {
         /* "Depuis 2023": a start, the role ongoing (its end says so). */
         for (n = 0; since_words[n]; n++) {
             size_t w = strlen(since_words[n]);
 
             if (strncmp(f, since_words[n], w) == 0 && f[w]) {
-                rv = read_folded(iso_out, f + w, end, p);
+                rv = read_folded(iso_out, f + w, end, order, told, p);
                 rv = rv >= 0 ? rv | JR_DATE_SINCE : rv;
                 break;
             }
@@ -463,7 +475,8 @@ int pc_jr_read_date(const char **iso_out, const char *text, int end,
     if (rv == -1 && (n = before_remark(f)) > 0) {
         /* "Present (part-time)": the date, and a remark a reader
          * takes as one. */
-        rv = read_folded(iso_out, apr_pstrmemdup(p, f, n), end, p);
+        rv = read_folded(iso_out, apr_pstrmemdup(p, f, n), end, order,
+                         told, p);
         if (rv >= 0) {
             rv |= JR_DATE_REMARK;
         }

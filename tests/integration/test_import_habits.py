@@ -77,6 +77,94 @@ def test_truly_ambiguous_dates_are_still_refused(tmp_path):
     assert '$.work[0].startDate: "3/4/2020" is ambiguous' in err
 
 
+def _dated(work, education=()):
+    """A small document: roles and studies with these (start, end)."""
+    return {"basics": {"name": "Ana"},
+            "work": [{"name": "Co %d" % i, "position": "Dev",
+                      "startDate": s, "endDate": e}
+                     for i, (s, e) in enumerate(work)],
+            "education": [{"institution": "Uni %d" % i, "area": "CS",
+                           "startDate": s, "endDate": e}
+                          for i, (s, e) in enumerate(education)]}
+
+
+def test_ambiguous_dates_follow_the_files_day_first(tmp_path):
+    # MrPotatoXx/portafolio's habit: 02-06-2025 beside 31-03-2025.
+    doc = _dated([("02-06-2025", ""), ("01-03-2025", "31-03-2025")])
+    d, notes, err, path = _one(tmp_path, doc)
+    assert [e["period"]["en"] for e in d["experience"]] == [
+        "2 Jun 2025 – present", "1 Mar 2025 – 31 Mar 2025"]
+    assert notes == ['profilectl import-jsonresume: note: %s: '
+                     '$.work[%d].startDate: "%s" read as %s: the file '
+                     'writes the day first (31-03-2025)' % (path, i, t, iso)
+                     for i, t, iso in [(0, "02-06-2025", "2025-06-02"),
+                                       (1, "01-03-2025", "2025-03-01")]], err
+    assert "; 2 assumptions (noted above); " in _summary(err)
+
+
+def test_ambiguous_dates_follow_the_files_month_first(tmp_path):
+    # Judged over the whole file: another section, another separator.
+    doc = _dated([("03/04/2020", "2021-05")],
+                 education=[("09-01-2015", "12-20-2019")])
+    d, notes, err, path = _one(tmp_path, doc)
+    assert d["experience"][0]["period"]["en"] == "4 Mar 2020 – May 2021"
+    assert ('$.work[0].startDate: "03/04/2020" read as 2020-03-04: the file '
+            'writes the month first (12-20-2019)') in err
+    assert ('$.education[0].startDate: "09-01-2015" read as 2015-09-01: '
+            'the file writes the month first (12-20-2019)') in err
+
+
+def test_dates_that_tell_both_orders_leave_the_others_ambiguous(tmp_path):
+    doc = _dated([("02-06-2025", ""), ("31-03-2024", ""),
+                  ("03-31-2023", "")])
+    err = import_error(write(tmp_path / "cv.en.json", doc))
+    assert ('$.work[0].startDate: "02-06-2025" is ambiguous: day and month '
+            'cannot be told apart (the file writes both the day first, '
+            '31-03-2024, and the month first, 03-31-2023); write '
+            'YYYY-MM-DD.') in err
+    assert err.count("is ambiguous") == 1, err
+
+
+def test_a_year_first_date_does_not_decide_a_year_last_one(tmp_path):
+    # 2019/25/12 writes the day first after the year: it says nothing of
+    # how 02-06-2025 is written.
+    doc = _dated([("02-06-2025", ""), ("2019/25/12", "")])
+    err = import_error(write(tmp_path / "cv.en.json", doc))
+    assert '"02-06-2025" is ambiguous: day and month cannot be told apart;' \
+        in err
+
+
+def test_the_other_language_gives_an_ambiguous_date(tmp_path):
+    # herwingx/cv-json: en 2023-06-03, es 03-06-2023 (nothing else in the
+    # es file says which comes first).
+    en = _dated([("2023-06-03", "")])
+    es = _dated([("03-06-2023", "")])
+    es["work"][0]["position"] = "Desarrolladora"
+    cp = profilectl("import-jsonresume", write(tmp_path / "r.en.json", en),
+                    write(tmp_path / "r.es.json", es))
+    assert cp.returncode == 0, cp.stderr
+    d = json.loads(cp.stdout)
+    assert d["experience"][0]["period"]["es"].startswith("3 jun. 2023")
+    assert ('r.es.json: $.work[0].startDate: "03-06-2023" read as '
+            '2023-06-03: %s gives that date for the same entry'
+            % (tmp_path / "r.en.json")) in cp.stderr
+    # With a remark, both are noted, the remark counted.
+    es["work"][0]["startDate"] = "03-06-2023 (aprox.)"
+    cp = profilectl("import-jsonresume", write(tmp_path / "r.en.json", en),
+                    write(tmp_path / "r.es.json", es))
+    assert cp.returncode == 0, cp.stderr
+    assert '"03-06-2023 (aprox.)" read as 2023-06-03: ' in cp.stderr
+    assert ('"03-06-2023 (aprox.)" read as 2023-06-03; the remark (aprox.) '
+            'is not imported') in cp.stderr
+    assert "1 × work[].startDate (remark)" in _summary(cp.stderr)
+    # Neither language says: still refused.
+    en["work"][0]["startDate"] = "06-03-2023"
+    es["work"][0]["startDate"] = "03-06-2023"
+    err = import_error(write(tmp_path / "r.en.json", en),
+                       write(tmp_path / "r.es.json", es))
+    assert '"03-06-2023" is ambiguous' in err
+
+
 def test_category_and_names_are_a_skill_group(tmp_path):
     """The owner's file (issue 27): 57 skills written as category/names
     became empty groups."""
