@@ -272,9 +272,9 @@ static int numeric_date(const char **out, const char *s, int order,
             return -1;
         }
         n++;
-        if (*s == '\0' || (*s == 't' && n == 3 && sep == '-'
-                           && len[0] == 4)) {
-            break;              /* 2019-04-01t00:00:00z: the date */
+        if (*s == '\0' || ((*s == 't' || (*s == ' ' && apr_isdigit(s[1])))
+                           && n == 3 && sep == '-' && len[0] == 4)) {
+            break;              /* 2019-04-01t00:00:00z, 2019-04-01 00:00 */
         }
         if ((*s != '-' && *s != '/' && *s != '.') || (sep && *s != sep)) {
             return -1;

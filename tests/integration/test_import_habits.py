@@ -543,3 +543,11 @@ def test_a_skill_given_as_a_text_is_its_name(tmp_path):
     d, notes, _, _ = _one(tmp_path, doc)
     assert d["skills"][-1]["title"] == {"en": "Docker, Kubernetes"}
     assert any("a text, read as a skill's name" in n for n in notes), notes
+
+
+def test_a_time_after_a_space_is_the_day(tmp_path):
+    doc = load("sample.en.json")
+    doc["work"][0]["startDate"] = "2025-07-01 00:00:00"
+    doc["work"][0]["endDate"] = "2025-08-01 12:30"
+    d, _, _, _ = _one(tmp_path, doc)
+    assert d["experience"][0]["period"]["en"] == "1 Jul 2025 – 1 Aug 2025"
