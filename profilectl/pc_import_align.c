@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include <apr_hash.h>
+#include <apr_lib.h>
 #include <apr_strings.h>
 #include <jansson.h>
 
@@ -80,16 +81,73 @@ static int same_dates(json_t *x, json_t *y)
            && same_date(pc_jr_str(x, "endDate"), pc_jr_str(y, "endDate"));
 }
 
+/* What pairing compares of an entry, read once: its name folded (no
+ * case, accents, spaces or punctuation but `#` and `+`: "SQL Server" and
+ * "SqlServer" alike, "C#" and "C++" not), whether it has dates, its
+ * years (0: none; `to` 0 also for present). */
+typedef struct {
+    const char *name;
+    int dated;
+    int from, to;
+} pkey_t;
+
+static int year_of(const char *d)
+{
+    int y = 0, k;
+
+    for (k = 0; k < 4 && d[k] >= '0' && d[k] <= '9'; k++) {
+        y = y * 10 + d[k] - '0';
+    }
+    return k == 4 ? y : 0;
+}
+
+static pkey_t *keys_of(json_t *arr, const jr_array_t *a, apr_pool_t *p)
+{
+    size_t n = json_array_size(arr), i;
+    pkey_t *k = apr_pcalloc(p, (n + 1) * sizeof(*k));
+    const char *f;
+    char *o;
+
+    for (i = 0; i < n; i++) {
+        json_t *e = json_array_get(arr, i);
+
+        f = pc_jr_unaccent(pc_jr_str(e, a->name), p);
+        k[i].name = o = apr_palloc(p, strlen(f) + 1);
+        for (; *f; f++) {
+            if ((unsigned char)*f >= 0x80 || apr_isalnum(*f) || *f == '#'
+                || *f == '+') {
+                *o++ = *f;
+            }
+        }
+        *o = '\0';
+        k[i].dated = *pc_jr_str(e, "startDate") || *pc_jr_str(e, "endDate");
+        k[i].from = year_of(pc_jr_str(e, "startDate"));
+        k[i].to = year_of(pc_jr_str(e, "endDate"));
+    }
+    return k;
+}
+
 /* Whether x and y are one entry: their dates agree (dates only one of
  * them gives agree), or without dates, their names fold alike. */
-static int same_entry(json_t *x, json_t *y, const jr_array_t *a,
-                      apr_pool_t *p)
+static int same_entry(json_t *x, json_t *y, const pkey_t *kx,
+                      const pkey_t *ky, const jr_array_t *a)
 {
     if (!a->by_dates) {
-        return strcmp(pc_jr_unaccent(pc_jr_str(x, a->name), p),
-                      pc_jr_unaccent(pc_jr_str(y, a->name), p)) == 0;
+        return strcmp(kx->name, ky->name) == 0;
     }
-    return !*dates_of(x, p) || !*dates_of(y, p) || same_dates(x, y);
+    return !kx->dated || !ky->dated || same_dates(x, y);
+}
+
+static int same_name(const pkey_t *kx, const pkey_t *ky)
+{
+    return *kx->name && strcmp(kx->name, ky->name) == 0;
+}
+
+/* Both have dates, and the same start year and the same end year. */
+static int same_years(const pkey_t *kx, const pkey_t *ky)
+{
+    return kx->dated && ky->dated && kx->from && kx->from == ky->from
+           && kx->to == ky->to;
 }
 
 static void copy_dates(json_t *to, json_t *from)
@@ -106,7 +164,8 @@ static void copy_dates(json_t *to, json_t *from)
  * JR_MAX_PAIRED each) by the longest common sequence of same_entry():
  * m0[i] = j and m1[j] = i, -1 for none. */
 static void common(json_t *x, json_t *y, size_t n0, size_t n1, long *m0,
-                   long *m1, const jr_array_t *a, apr_pool_t *p)
+                   long *m1, const pkey_t *k0, const pkey_t *k1,
+                   const jr_array_t *a, apr_pool_t *p)
 {
     size_t i, j, w = n1 + 1;
     unsigned *t = apr_pcalloc(p, (n0 + 1) * w * sizeof(*t));
@@ -115,7 +174,8 @@ static void common(json_t *x, json_t *y, size_t n0, size_t n1, long *m0,
     for (i = n0; i-- > 0;) {
         for (j = n1; j-- > 0;) {
             eq[i * n1 + j] = (char)same_entry(json_array_get(x, i),
-                                              json_array_get(y, j), a, p);
+                                              json_array_get(y, j), k0 + i,
+                                              k1 + j, a);
             if (eq[i * n1 + j]) {
                 t[i * w + j] = t[(i + 1) * w + j + 1] + 1;
             }
@@ -139,6 +199,67 @@ static void common(json_t *x, json_t *y, size_t n0, size_t n1, long *m0,
     }
 }
 
+/* The ways entries left by common() pair in any order, before any pair
+ * by place, strongest first. */
+enum { BY_DATES, BY_NAME_YEARS, BY_NAME, BY_YEARS, N_WAYS };
+
+static const char *const why[N_WAYS] = {
+    "the same dates in another order; paired by their dates",
+    "the same name and years, the dates differ; paired by their name",
+    "the same name, the dates differ; paired by their name",
+    "the same years, the dates differ; paired by their years",
+};
+
+static int pairs_by(int way, json_t *x, json_t *y, const pkey_t *kx,
+                    const pkey_t *ky, const jr_array_t *a)
+{
+    switch (way) {
+    case BY_DATES:
+        return a->by_dates && same_entry(x, y, kx, ky, a);
+    case BY_NAME_YEARS:
+        return a->by_dates && same_name(kx, ky) && same_years(kx, ky);
+    case BY_NAME:
+        return same_name(kx, ky);
+    default:
+        return a->by_dates && same_years(kx, ky);
+    }
+}
+
+/* Pairs, each way in turn, every entry x[i] left unpaired with the first
+ * y[j] left unpaired that it pairs with that way; noted. */
+static void reorder(jr_import_t *im, int l, json_t *x, json_t *y,
+                    const jr_array_t *a, long *m0, long *m1,
+                    const pkey_t *k0, const pkey_t *k1)
+{
+    apr_pool_t *p = im->c.p;
+    size_t n0 = json_array_size(x), n1 = json_array_size(y), i, j;
+    int way;
+
+    for (way = 0; way < N_WAYS; way++) {
+        for (i = 0; i < n0; i++) {
+            for (j = 0; m0[i] < 0 && j < n1; j++) {
+                if (m1[j] >= 0 || !pairs_by(way, json_array_get(x, i),
+                                            json_array_get(y, j), k0 + i,
+                                            k1 + j, a)) {
+                    continue;
+                }
+                m0[i] = (long)j;
+                m1[j] = (long)i;
+                pc_jr_assume(im, -1, "%s: $.%s[" SZ "]%s and %s: $.%s["
+                             SZ "]%s: %s, in %s's order%s", im->files[0],
+                             a->path, i, pc_jr_entry_label(
+                                 json_array_get(x, i), a, p),
+                             im->files[l], a->path, j, pc_jr_entry_label(
+                                 json_array_get(y, j), a, p),
+                             a->by_dates ? why[way] : "the same name in "
+                             "another order; paired by their name",
+                             im->files[0], a->by_dates && way != BY_DATES
+                             ? ", each language keeps its own period" : "");
+            }
+        }
+    }
+}
+
 /* Pairs entries of arrays x (language 0) and y (language l): m0, m1 as
  * common() makes them; every choice that is not "they agree" noted. */
 static void pair(jr_import_t *im, int l, json_t *x, json_t *y,
@@ -147,6 +268,7 @@ static void pair(jr_import_t *im, int l, json_t *x, json_t *y,
     apr_pool_t *p = im->c.p;
     size_t n0 = json_array_size(x), n1 = json_array_size(y), i, j, gi, gj;
     int agree = n0 == n1;
+    pkey_t *k0, *k1;
 
     for (i = 0; i < n0; i++) {
         m0[i] = -1;
@@ -155,7 +277,9 @@ static void pair(jr_import_t *im, int l, json_t *x, json_t *y,
         m1[j] = -1;
     }
     for (i = 0; agree && a->by_dates && i < n0; i++) {
-        agree = same_entry(json_array_get(x, i), json_array_get(y, i), a, p);
+        agree = same_dates(json_array_get(x, i), json_array_get(y, i))
+                || !*dates_of(json_array_get(x, i), p)
+                || !*dates_of(json_array_get(y, i), p);
     }
     if (agree || n0 > JR_MAX_PAIRED || n1 > JR_MAX_PAIRED) {
         if (!agree) {
@@ -171,7 +295,10 @@ static void pair(jr_import_t *im, int l, json_t *x, json_t *y,
         }
         return;
     }
-    common(x, y, n0, n1, m0, m1, a, p);
+    k0 = keys_of(x, a, p);
+    k1 = keys_of(y, a, p);
+    common(x, y, n0, n1, m0, m1, k0, k1, a, p);
+    reorder(im, l, x, y, a, m0, m1, k0, k1);
     /* Between two paired entries, runs of as many on each side pair by
      * place; without dates, as many as the shorter run has. */
     for (i = j = 0; i <= n0 && j <= n1;) {
@@ -195,22 +322,6 @@ static void pair(jr_import_t *im, int l, json_t *x, json_t *y,
         }
         i = gi + 1;
         j = gj + 1;
-    }
-    /* Entries that agree but stand in another order. */
-    for (i = 0; a->by_dates && i < n0; i++) {
-        for (j = 0; m0[i] < 0 && j < n1; j++) {
-            if (m1[j] < 0 && same_entry(json_array_get(x, i),
-                                        json_array_get(y, j), a, p)) {
-                m0[i] = (long)j;
-                m1[j] = (long)i;
-                pc_jr_assume(im, -1, "%s: $.%s[" SZ "]%s and %s: $.%s[" SZ
-                             "]: the same dates in another order; paired "
-                             "by their dates, in %s's order", im->files[0],
-                             a->path, i, pc_jr_entry_label(
-                                 json_array_get(x, i), a, p),
-                             im->files[l], a->path, j, im->files[0]);
-            }
-        }
     }
 }
 
