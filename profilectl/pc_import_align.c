@@ -2,23 +2,23 @@
 /*
  * pc_import_align.c -- how import-jsonresume lines up the entries of an
  * array across languages and makes one data file entry of each.  Entries
- * pair by position, and where they have dates (work, education,
- * projects), by dates too: a translated name is the same entry
- * ("University of Valparaíso" / "Universidad de Valparaíso"); entries
- * without dates (skills) pair by name where the counts differ.  Where
- * the languages disagree, the entries are paired as well as they can be,
- * each choice noted: the longest common sequence of agreeing entries,
- * then between two of those, runs of equal length paired by place (the
- * dates differ: each language keeps its own period); an entry left
- * without a partner is an entry of its own whose texts lack the
- * languages that lack it, served from the fallback, the first language
- * ("" in the first when it is the one that lacks it; profilectl
- * untranslated lists them).
+ * pair by position, those with dates (work, education, projects) by
+ * dates too: a translated name is the same entry; entries without dates
+ * (skills) pair by name where the counts differ.  Where the languages
+ * disagree, each choice noted: the longest common sequence of agreeing
+ * entries; then, in any order (a place partner first), the same dates,
+ * the same name (folded) and years, the same name, the same years; then
+ * between two paired entries, runs of equal length by place (each
+ * language keeps its own period); an entry left without a partner is an
+ * entry of its own whose texts lack the languages that lack it, served
+ * from the fallback, the first language ("" in the first when it is the
+ * one that lacks it; profilectl untranslated lists them).
  *
  * The common sequence takes a table of n0 x n1: at most JR_MAX_PAIRED
  * entries per language; past that, entries pair by position (noted).
  * Pairing by position alone is linear.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <apr_hash.h>
@@ -84,22 +84,12 @@ static int same_dates(json_t *x, json_t *y)
 /* What pairing compares of an entry, read once: its name folded (no
  * case, accents, spaces or punctuation but `#` and `+`: "SQL Server" and
  * "SqlServer" alike, "C#" and "C++" not), whether it has dates, its
- * years (0: none; `to` 0 also for present). */
+ * years (dates are read: "2019-04"; 0: none, `to` 0 also for present). */
 typedef struct {
     const char *name;
     int dated;
     int from, to;
 } pkey_t;
-
-static int year_of(const char *d)
-{
-    int y = 0, k;
-
-    for (k = 0; k < 4 && d[k] >= '0' && d[k] <= '9'; k++) {
-        y = y * 10 + d[k] - '0';
-    }
-    return k == 4 ? y : 0;
-}
 
 static pkey_t *keys_of(json_t *arr, const jr_array_t *a, apr_pool_t *p)
 {
@@ -121,8 +111,8 @@ static pkey_t *keys_of(json_t *arr, const jr_array_t *a, apr_pool_t *p)
         }
         *o = '\0';
         k[i].dated = *pc_jr_str(e, "startDate") || *pc_jr_str(e, "endDate");
-        k[i].from = year_of(pc_jr_str(e, "startDate"));
-        k[i].to = year_of(pc_jr_str(e, "endDate"));
+        k[i].from = atoi(pc_jr_str(e, "startDate"));
+        k[i].to = atoi(pc_jr_str(e, "endDate"));
     }
     return k;
 }
@@ -136,18 +126,6 @@ static int same_entry(json_t *x, json_t *y, const pkey_t *kx,
         return strcmp(kx->name, ky->name) == 0;
     }
     return !kx->dated || !ky->dated || same_dates(x, y);
-}
-
-static int same_name(const pkey_t *kx, const pkey_t *ky)
-{
-    return *kx->name && strcmp(kx->name, ky->name) == 0;
-}
-
-/* Both have dates, and the same start year and the same end year. */
-static int same_years(const pkey_t *kx, const pkey_t *ky)
-{
-    return kx->dated && ky->dated && kx->from && kx->from == ky->from
-           && kx->to == ky->to;
 }
 
 static void copy_dates(json_t *to, json_t *from)
@@ -210,51 +188,99 @@ static const char *const why[N_WAYS] = {
     "the same years, the dates differ; paired by their years",
 };
 
+/* Names: folded alike, not empty; years: both have dates, the same
+ * start year and the same end year. */
 static int pairs_by(int way, json_t *x, json_t *y, const pkey_t *kx,
                     const pkey_t *ky, const jr_array_t *a)
 {
-    switch (way) {
-    case BY_DATES:
-        return a->by_dates && same_entry(x, y, kx, ky, a);
-    case BY_NAME_YEARS:
-        return a->by_dates && same_name(kx, ky) && same_years(kx, ky);
-    case BY_NAME:
-        return same_name(kx, ky);
-    default:
-        return a->by_dates && same_years(kx, ky);
+    int name = *kx->name && strcmp(kx->name, ky->name) == 0;
+    int years = kx->dated && ky->dated && kx->from && kx->from == ky->from
+                && kx->to == ky->to;
+
+    if (!a->by_dates) {
+        return way == BY_NAME && name;
+    }
+    return way == BY_DATES ? same_entry(x, y, kx, ky, a)
+           : way == BY_NAME_YEARS ? name && years
+           : way == BY_NAME ? name : years;
+}
+
+/* The partners by place (pl[i], -1 for none) of the entries m0, m1
+ * leave unpaired: between two paired entries, runs of as many on each
+ * side pair by place; without dates, as many as the shorter run has. */
+static void by_place(const long *m0, const long *m1, size_t n0, size_t n1,
+                     int by_dates, long *pl)
+{
+    size_t i, j, gi, gj;
+
+    for (i = 0; i < n0; i++) {
+        pl[i] = -1;
+    }
+    for (i = j = 0; i <= n0 && j <= n1;) {
+        for (gi = i; gi < n0 && m0[gi] < 0; gi++) {
+        }
+        for (gj = j; gj < n1 && m1[gj] < 0; gj++) {
+        }
+        for (; (gi - i == gj - j || !by_dates) && i < gi && j < gj;
+             i++, j++) {
+            pl[i] = (long)j;
+        }
+        i = gi + 1;
+        j = gj + 1;
     }
 }
 
-/* Pairs, each way in turn, every entry x[i] left unpaired with the first
- * y[j] left unpaired that it pairs with that way; noted. */
+/* Pairs x[i] and y[j], noted: by place (a place partner), or `how`. */
+static void join(jr_import_t *im, int l, json_t *x, json_t *y,
+                 const jr_array_t *a, long *m0, long *m1, size_t i,
+                 size_t j, const char *how)
+{
+    apr_pool_t *p = im->c.p;
+
+    m0[i] = (long)j;
+    m1[j] = (long)i;
+    pc_jr_assume(im, -1, "%s: $.%s[" SZ "]%s and %s: $.%s[" SZ "]%s: %s",
+                 im->files[0], a->path, i,
+                 pc_jr_entry_label(json_array_get(x, i), a, p),
+                 im->files[l], a->path, j,
+                 pc_jr_entry_label(json_array_get(y, j), a, p),
+                 how ? how : a->by_dates ? "the dates differ; paired by "
+                 "their place between entries that agree, each language "
+                 "keeps its own period" : "the names differ; paired by "
+                 "their place between entries that agree");
+}
+
+/* Pairs, each way in turn, every entry x[i] left unpaired with an entry
+ * y[j] left unpaired that it pairs with that way: its place partner
+ * (pl) first, else the first; noted. */
 static void reorder(jr_import_t *im, int l, json_t *x, json_t *y,
                     const jr_array_t *a, long *m0, long *m1,
-                    const pkey_t *k0, const pkey_t *k1)
+                    const pkey_t *k0, const pkey_t *k1, const long *pl)
 {
     apr_pool_t *p = im->c.p;
     size_t n0 = json_array_size(x), n1 = json_array_size(y), i, j;
-    int way;
+    int way, any;
 
-    for (way = 0; way < N_WAYS; way++) {
+    for (way = 0; way < N_WAYS * 2; way++) {
+        any = way % 2;
         for (i = 0; i < n0; i++) {
-            for (j = 0; m0[i] < 0 && j < n1; j++) {
-                if (m1[j] >= 0 || !pairs_by(way, json_array_get(x, i),
+            if (!any && pl[i] < 0) {
+                continue;
+            }
+            for (j = any ? 0 : (size_t)pl[i]; m0[i] < 0 && j < n1
+                 && (any || j == (size_t)pl[i]); j++) {
+                if (m1[j] >= 0 || !pairs_by(way / 2, json_array_get(x, i),
                                             json_array_get(y, j), k0 + i,
                                             k1 + j, a)) {
                     continue;
                 }
-                m0[i] = (long)j;
-                m1[j] = (long)i;
-                pc_jr_assume(im, -1, "%s: $.%s[" SZ "]%s and %s: $.%s["
-                             SZ "]%s: %s, in %s's order%s", im->files[0],
-                             a->path, i, pc_jr_entry_label(
-                                 json_array_get(x, i), a, p),
-                             im->files[l], a->path, j, pc_jr_entry_label(
-                                 json_array_get(y, j), a, p),
-                             a->by_dates ? why[way] : "the same name in "
-                             "another order; paired by their name",
-                             im->files[0], a->by_dates && way != BY_DATES
-                             ? ", each language keeps its own period" : "");
+                join(im, l, x, y, a, m0, m1, i, j, j == (size_t)pl[i] ? NULL
+                     : apr_psprintf(p, "%s, in %s's order%s", a->by_dates
+                                    ? why[way / 2] : "the same name in "
+                                    "another order; paired by their name",
+                                    im->files[0], a->by_dates && way > 1
+                                    ? ", each language keeps its own "
+                                      "period" : ""));
             }
         }
     }
@@ -266,9 +292,10 @@ static void pair(jr_import_t *im, int l, json_t *x, json_t *y,
                  const jr_array_t *a, long *m0, long *m1)
 {
     apr_pool_t *p = im->c.p;
-    size_t n0 = json_array_size(x), n1 = json_array_size(y), i, j, gi, gj;
+    size_t n0 = json_array_size(x), n1 = json_array_size(y), i, j;
     int agree = n0 == n1;
     pkey_t *k0, *k1;
+    long *pl;
 
     for (i = 0; i < n0; i++) {
         m0[i] = -1;
@@ -297,34 +324,17 @@ static void pair(jr_import_t *im, int l, json_t *x, json_t *y,
     }
     k0 = keys_of(x, a, p);
     k1 = keys_of(y, a, p);
+    pl = apr_palloc(p, (n0 + 1) * sizeof(*pl));
     common(x, y, n0, n1, m0, m1, k0, k1, a, p);
-    reorder(im, l, x, y, a, m0, m1, k0, k1);
-    /* Between two paired entries, runs of as many on each side pair by
-     * place; without dates, as many as the shorter run has. */
-    for (i = j = 0; i <= n0 && j <= n1;) {
-        for (gi = i; gi < n0 && m0[gi] < 0; gi++) {
+    by_place(m0, m1, n0, n1, a->by_dates, pl);
+    reorder(im, l, x, y, a, m0, m1, k0, k1, pl);
+    by_place(m0, m1, n0, n1, a->by_dates, pl);
+    for (i = 0; i < n0; i++) {
+        if (m0[i] < 0 && pl[i] >= 0) {
+            join(im, l, x, y, a, m0, m1, i, (size_t)pl[i], NULL);
         }
-        for (gj = j; gj < n1 && m1[gj] < 0; gj++) {
-        }
-        for (; (gi - i == gj - j || !a->by_dates) && i < gi && j < gj;
-             i++, j++) {
-            m0[i] = (long)j;
-            m1[j] = (long)i;
-            pc_jr_assume(im, -1, "%s: $.%s[" SZ "]%s and %s: $.%s[" SZ "]%s: "
-                         "%s differ; paired by their place between entries "
-                         "that agree%s", im->files[0], a->path, i,
-                         pc_jr_entry_label(json_array_get(x, i), a, p),
-                         im->files[l], a->path, j,
-                         pc_jr_entry_label(json_array_get(y, j), a, p),
-                         a->by_dates ? "the dates" : "the names",
-                         a->by_dates ? ", each language keeps its own "
-                                       "period" : "");
-        }
-        i = gi + 1;
-        j = gj + 1;
     }
 }
-
 /* The entries of every language in rows (im->n indexes each, -1 where a
  * language has none), in the first language's order, with another
  * language's unpaired entries after the row of the entry before them. */
