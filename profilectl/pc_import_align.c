@@ -177,8 +177,7 @@ static void common(json_t *x, json_t *y, size_t n0, size_t n1, long *m0,
     }
 }
 
-/* The ways entries left by common() pair in any order, before any pair
- * by place, strongest first. */
+/* Ways to pair what common() left, in any order, strongest first. */
 enum { BY_DATES, BY_NAME_YEARS, BY_NAME, BY_YEARS, N_WAYS };
 
 static const char *const why[N_WAYS] = {
@@ -189,9 +188,10 @@ static const char *const why[N_WAYS] = {
 };
 
 /* Names: folded alike, not empty; years: both have dates, the same
- * start year and the same end year. */
+ * start year and the same end year, and the languages as many entries
+ * (same_count: else other entries, not these in another order). */
 static int pairs_by(int way, json_t *x, json_t *y, const pkey_t *kx,
-                    const pkey_t *ky, const jr_array_t *a)
+                    const pkey_t *ky, const jr_array_t *a, int same_count)
 {
     int name = *kx->name && strcmp(kx->name, ky->name) == 0;
     int years = kx->dated && ky->dated && kx->from && kx->from == ky->from
@@ -202,7 +202,7 @@ static int pairs_by(int way, json_t *x, json_t *y, const pkey_t *kx,
     }
     return way == BY_DATES ? same_entry(x, y, kx, ky, a)
            : way == BY_NAME_YEARS ? name && years
-           : way == BY_NAME ? name : years;
+           : way == BY_NAME ? name : years && same_count;
 }
 
 /* The partners by place (pl[i], -1 for none) of the entries m0, m1
@@ -271,7 +271,7 @@ static void reorder(jr_import_t *im, int l, json_t *x, json_t *y,
                  && (any || j == (size_t)pl[i]); j++) {
                 if (m1[j] >= 0 || !pairs_by(way / 2, json_array_get(x, i),
                                             json_array_get(y, j), k0 + i,
-                                            k1 + j, a)) {
+                                            k1 + j, a, n0 == n1)) {
                     continue;
                 }
                 join(im, l, x, y, a, m0, m1, i, j, j == (size_t)pl[i] ? NULL
