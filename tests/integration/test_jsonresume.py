@@ -674,6 +674,95 @@ def test_skills_in_one_language_only_are_their_own_group(tmp_path):
         {"en": "Compression"}]
 
 
+# Issue 27: real pairs that paired by place what names or years pair.
+def _school(name, start, end, study):
+    return {"institution": name, "area": study, "studyType": study,
+            "startDate": start, "endDate": end}
+
+
+def test_same_names_in_another_order_pair_before_place(tmp_path):
+    """As Tkr0n/Portfolio: the same schools in the other order, the
+    days and months differing; by place they crossed (the institute
+    paired with the school).  The same name (and years) pairs first,
+    then the same years: each language keeps its own period."""
+    en, es = load("sample.en.json"), load("sample.es.json")
+    en["education"] = [
+        _school("IUTECP", "2016-01-01", "2019-12-31", "Engineer"),
+        _school("U.E. Doña Benilde", "2010-01-01", "2015-12-31", "School")]
+    es["education"] = [
+        _school("Doña Benilde", "2010-01-07", "2015-06-15", "Bachiller"),
+        _school("IUTECP", "2016-01-07", "2019-06-15", "Ingeniero")]
+    en_path, es_path = _pair(tmp_path, en, es)
+    d, err = _import_noted(en_path, es_path)
+    iutecp, benilde = d["education"]
+    assert iutecp["institution"] == "IUTECP"
+    assert iutecp["degree"]["es"].startswith("Ingeniero"), iutecp
+    assert benilde["institution"] == {"en": "U.E. Doña Benilde",
+                                      "es": "Doña Benilde"}
+    assert "%s: $.education[0] (IUTECP, 2016-01-01 – 2019-12-31) and %s: " \
+        "$.education[1] (IUTECP, 2016-01-07 – 2019-06-15): the same name " \
+        "and years, the dates differ; paired by their name, in %s's " \
+        "order, each language keeps its own period" \
+        % (en_path, es_path, en_path) in err, err
+    assert "$.education[0] (Doña Benilde, 2010-01-07 – 2015-06-15): the " \
+        "same years, the dates differ; paired by their years" in err, err
+    assert "paired by their place" not in err and "no entry in" not in err
+
+
+def test_same_years_do_not_pair_entries_of_other_documents(tmp_path):
+    """Years alone pair entries in another order only when both
+    languages have as many: one job of 2021 in es against three in en
+    is another job, not the first one's translation."""
+    en, es = load("sample.en.json"), load("sample.es.json")
+    en["work"] = [{"name": "Pied Piper", "startDate": "2021-01-01"},
+                  {"name": "Hooli", "startDate": "2016-06-01",
+                   "endDate": "2020-09-01"}]
+    es["work"] = [{"name": "Raviga", "startDate": "2021-11"}]
+    d, err = _import_noted(*_pair(tmp_path, en, es))
+    assert len(d["experience"]) == 3, err
+    assert "paired by" not in err, err
+
+
+def _skills(*names):
+    return [{"name": n, "keywords": [n]} for n in names]
+
+
+def test_skill_names_pair_ignoring_case_spaces_and_punctuation(tmp_path):
+    """As TheSanty97: "SQL Server" is "SqlServer"; by place it was
+    paired with "CSharp" and "SqlServer" left alone.  "C#" and "C++"
+    stay two names."""
+    en, es = load("sample.en.json"), load("sample.es.json")
+    en["skills"] = _skills("HTML", ".Net", "SQL Server", "C#", "Git")
+    es["skills"] = _skills("HTML", "DotNet", "CSharp", "SqlServer", "C++",
+                           "Git")
+    d, err = _import_noted(*_pair(tmp_path, en, es))
+    assert [g["title"] for g in d["skills"]] == [
+        "HTML", {"en": ".Net", "es": "DotNet"}, {"en": "", "es": "CSharp"},
+        {"en": "SQL Server", "es": "SqlServer"}, {"en": "C#", "es": "C++"},
+        "Git"], err
+    assert "$.skills[2] (CSharp): no entry in en" in err, err
+
+
+def test_reordered_subset_of_skills_pairs_by_name(tmp_path):
+    """As JosueLopezRamirez: es lists some of en's skills in another
+    order; by place NestJS, React and Next.js came twice each and
+    RabbitMQ was paired with Next.js."""
+    en, es = load("sample.en.json"), load("sample.es.json")
+    en["skills"] = _skills("HTML", "TypeScript", "React", "Next.js", "Node",
+                           "NestJS", "Java", "Git", "RabbitMQ")
+    es["skills"] = _skills("HTML", "NestJS", "TypeScript", "Node", "Git",
+                           "Next.js", "React")
+    en_path, es_path = _pair(tmp_path, en, es)
+    d, err = _import_noted(en_path, es_path)
+    titles = [g["title"] for g in d["skills"]]
+    assert titles == ["HTML", "TypeScript", "React", "Next.js", "Node",
+                      "NestJS", {"en": "Java"}, "Git", {"en": "RabbitMQ"}], err
+    assert "%s: $.skills[2] (React) and %s: $.skills[6] (React): the same " \
+        "name in another order; paired by their name, in %s's order" \
+        % (en_path, es_path, en_path) in err, err
+    assert "paired by their place" not in err, err
+
+
 @pytest.mark.parametrize("path,value,message", [
     (("work", 0, "startDate"), "sometime in 2013",
      "$.work[0].startDate: \"sometime in 2013\" is not a date. Accepted: "),
