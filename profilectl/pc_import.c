@@ -51,17 +51,12 @@ static int import_profile(jr_import_t *im, json_t **basics, json_t *out)
                  pc_jr_text(im, basics, "summary", "$.basics"));
 }
 
-/* Sets obj[key] to the language-neutral string `key2` of entries, or
- * fails (its message is set). */
+/* Sets obj[key] to the language-neutral string `key2` of entries. */
 static int put_neutral(jr_import_t *im, json_t *obj, const char *key,
                        json_t **entries, const char *key2, const char *w)
 {
-    const char *v = pc_jr_neutral(im, entries, key2, w);
-
-    if (v == NULL) {
-        return -1;
-    }
-    json_object_set_new(obj, key, json_string(v));
+    json_object_set_new(obj, key,
+                        json_string(pc_jr_neutral(im, entries, key2, w)));
     return 0;
 }
 

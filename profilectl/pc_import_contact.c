@@ -141,9 +141,6 @@ int pc_jr_import_contact(jr_import_t *im, json_t **basics, json_t *out)
     json_object_set_new(out, "contact", contact);
     json_object_set_new(contact, "contacts", contacts);
     json_object_set_new(contact, "links", links);
-    if (email == NULL || phone == NULL || url == NULL) {
-        return -1;
-    }
     if (*email) {
         e = json_object();
         json_array_append_new(contacts, e);

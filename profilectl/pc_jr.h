@@ -293,6 +293,9 @@ json_t *pc_jr_period(jr_import_t *im, json_t **entries, const char *before,
 /* The label of a contact the import makes (`phone`, else e-mail) in
  * every language (English where no word is known). */
 json_t *pc_jr_contact_label(jr_import_t *im, int phone);
+/* A URL, address or phone: the same in every language; of two that
+ * differ, the first language's (the other noted and counted); never
+ * NULL. */
 const char *pc_jr_neutral(jr_import_t *im, json_t **entries,
                           const char *key, const char *where);
 
