@@ -148,6 +148,7 @@ typedef struct {
     int changed;                /* items that were not strings */
     const char *how;            /* how the first object was read */
     int bad;
+    int untranslated;           /* per-language items without this one */
 } flat_t;
 
 /* Appends the text of item v to f->out: a string, a number, the text of
@@ -181,6 +182,13 @@ static void flatten(flat_t *f, json_t *v)
     if (per_language(v)) {
         if ((m = pick(f->im, f->l, v, f->where, f->path)) == NULL) {
             f->bad = 1;
+            return;
+        }
+        if (json_is_string(m) && *json_string_value(m) == '\0') {
+            /* No text in this language: an empty item would be served
+             * as one; the item is left out of this language's list. */
+            f->untranslated++;
+            f->changed--;
             return;
         }
         flatten(f, m);
@@ -221,7 +229,7 @@ static void flatten(flat_t *f, json_t *v)
 static int coerce_list(jr_import_t *im, int l, json_t *e, const char *k,
                        json_t *v, const char *where, const char *path)
 {
-    flat_t f = {im, l, where, path, json_array(), 0, NULL, 0};
+    flat_t f = {im, l, where, path, json_array(), 0, NULL, 0, 0};
 
     if (json_is_string(v)) {
         pc_jr_assume(im, l, "%s: a text where a list belongs: read as a "
@@ -251,6 +259,12 @@ static int coerce_list(jr_import_t *im, int l, json_t *e, const char *k,
                                                      f.how)) : "",
                      f.how ? ")" : "");
     }
+    if (f.untranslated > 0) {
+        pc_jr_assume(im, l, "%s: %d item%s without %s text left out of the "
+                     "%s list", where, f.untranslated,
+                     f.untranslated == 1 ? "" : "s", im->langs[l],
+                     im->langs[l]);
+    }
     json_object_set_new(e, k, f.out);
     return f.bad ? -1 : 0;
 }
@@ -260,7 +274,7 @@ static int coerce_text(jr_import_t *im, int l, json_t *e, const char *k,
                        json_t *v, const char *where, const char *path)
 {
     int para = strcmp(k, "description") == 0 || strcmp(k, "summary") == 0;
-    flat_t f = {im, l, where, path, json_array(), 0, NULL, 0};
+    flat_t f = {im, l, where, path, json_array(), 0, NULL, 0, 0};
     const char **items;
     size_t i, n;
 

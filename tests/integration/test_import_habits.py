@@ -505,6 +505,26 @@ def test_one_file_read_for_a_language_it_lacks_is_untranslated(tmp_path):
         ("profile", "headline"), ("profile", "summary")}, cp.stdout
 
 
+def test_a_list_item_one_language_lacks_is_left_out_of_its_list(tmp_path):
+    """One file read once per language, a highlight given in English
+    only: the German list holds what German has (never an empty item,
+    which the API would serve as a German highlight), and a note says
+    so."""
+    doc = _bilingual_file()
+    doc["work"][0]["highlights"] = [{"en": "Shipped it", "de": "Geliefert"},
+                                    {"en": "Only English"}]
+    path = write(tmp_path / "cv.json", doc)
+    cp = profilectl("import-jsonresume", path, "--lang-order", "en,de")
+    assert cp.returncode == 0, cp.stderr
+    d = json.loads(cp.stdout)
+    assert d["experience"][0]["highlights"] == {
+        "en": ["Shipped it", "Only English"], "de": ["Geliefert"]}
+    assert "$.work[0].highlights: 1 item without de text left out of the " \
+        "de list" in cp.stderr, cp.stderr
+    assert "$.work[0].highlights: 1 item that is not text read as text" \
+        in cp.stderr, cp.stderr
+
+
 def test_spaces_around_a_text_or_a_section_name(tmp_path):
     """A name with a trailing space in one language is the same name; a
     section written " education " is education."""
