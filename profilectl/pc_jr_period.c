@@ -20,13 +20,21 @@ typedef struct {
     const char *present;
 } jr_locale_t;
 
-/* How a period reads in each language; other languages get ISO dates
- * and an open end ("2019-04 –"). */
+/* How a period reads in each language (the usual abbreviations, each one
+ * pc_jr_dates.c reads back, as it reads the word for now); other
+ * languages get ISO dates and an open end ("2019-04 –"). */
 static const jr_locale_t locales[] = {
     {"en", {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep",
             "Oct", "Nov", "Dec"}, "present"},
     {"es", {"ene.", "feb.", "mar.", "abr.", "may.", "jun.", "jul.", "ago.",
             "sept.", "oct.", "nov.", "dic."}, "actualidad"},
+    {"de", {"Jan.", "Feb.", "M\xc3\xa4rz", "Apr.", "Mai", "Juni", "Juli",
+            "Aug.", "Sept.", "Okt.", "Nov.", "Dez."}, "heute"},
+    {"fr", {"janv.", "f\xc3\xa9vr.", "mars", "avr.", "mai", "juin",
+            "juil.", "ao\xc3\xbbt", "sept.", "oct.", "nov.", "d\xc3\xa9""c."},
+     "aujourd\xe2\x80\x99hui"},
+    {"pt", {"jan.", "fev.", "mar.", "abr.", "mai.", "jun.", "jul.", "ago.",
+            "set.", "out.", "nov.", "dez."}, "presente"},
 };
 
 static const jr_locale_t *locale_of(const char *lang)

@@ -322,9 +322,36 @@ def test_one_file_without_a_language_in_its_name_is_english(tmp_path):
 def test_languages_without_a_locale_get_iso_dates(tmp_path):
     d = import_ok(os.path.join(JR_DATA, "sample.en.json"),
                   os.path.join(JR_DATA, "sample.es.json"),
-                  "--lang-order", "fr,es")
-    assert d["languages"] == ["fr", "es"]
-    assert d["experience"][0]["period"]["fr"] == "2013-12-01 – 2014-12-01"
+                  "--lang-order", "nl,es")
+    assert d["languages"] == ["nl", "es"]
+    assert d["experience"][0]["period"]["nl"] == "2013-12-01 – 2014-12-01"
+
+
+@pytest.mark.parametrize("lang,period,ongoing", [
+    ("de", "1 Dez. 2013 – 1 Dez. 2014", "März 2019 – heute"),
+    ("fr", "1 déc. 2013 – 1 déc. 2014", "mars 2019 – aujourd’hui"),
+    ("pt", "1 dez. 2013 – 1 dez. 2014", "mar. 2019 – presente"),
+])
+def test_german_french_portuguese_periods_read_as_written_there(
+        tmp_path, lang, period, ongoing):
+    """A period in German, French or Portuguese reads as people there
+    write it (not ISO dates with an open end), and exports back to the
+    same dates."""
+    doc = load("sample.en.json")
+    doc["work"].append(dict(doc["work"][0], name="Hooli",
+                            startDate="2019-03"))
+    doc["work"][-1].pop("endDate", None)
+    path = write(tmp_path / ("cv.%s.json" % lang), doc)
+    d = import_ok(path)
+    assert d["experience"][0]["period"] == {lang: period}
+    assert d["experience"][-1]["period"] == {lang: ongoing}
+    out = write(tmp_path / "p.json", d)
+    cp = profilectl("export-jsonresume", "--lang", lang, out)
+    assert cp.returncode == 0, cp.stderr
+    work = json.loads(cp.stdout)["work"]
+    assert (work[0]["startDate"], work[0]["endDate"]) == \
+        (doc["work"][0]["startDate"], doc["work"][0]["endDate"])
+    assert work[-1]["startDate"] == "2019-03" and "endDate" not in work[-1]
 
 
 # ------------------------------------------------------------ languages
