@@ -28,6 +28,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
+static const char *const langs[] = {"en", "es", "de", "fr", "pt", "nl",
+                                    "en", "es"};
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     apr_pool_t *p;
@@ -40,7 +43,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     is_end = data[0] & 1;
-    lang = data[0] & 2 ? "es" : "en";
+    /* Bit 1 and bits 4-5: the period's language (each locale of
+     * pc_jr_period.c, and one without). */
+    lang = langs[((data[0] >> 1) & 1) | (((data[0] >> 4) & 3) << 1)];
     order = (data[0] >> 2) & 3;
     apr_pool_create(&p, fuzz_root);
     text = fuzz_cstr(data + 1, size - 1, p);
