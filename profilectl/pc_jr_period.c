@@ -31,7 +31,8 @@ static const jr_locale_t locales[] = {
     {"de", {"Jan.", "Feb.", "M\xc3\xa4rz", "Apr.", "Mai", "Juni", "Juli",
             "Aug.", "Sept.", "Okt.", "Nov.", "Dez."}, "heute"},
     {"fr", {"janv.", "f\xc3\xa9vr.", "mars", "avr.", "mai", "juin",
-            "juil.", "ao\xc3\xbbt", "sept.", "oct.", "nov.", "d\xc3\xa9""c."},
+            "juil.", "ao\xc3\xbbt", "sept.", "oct.", "nov.",
+            "d\xc3\xa9" "c."},        /* split: \xa9c would be one escape */
      "aujourd\xe2\x80\x99hui"},
     {"pt", {"jan.", "fev.", "mar.", "abr.", "mai.", "jun.", "jul.", "ago.",
             "set.", "out.", "nov.", "dez."}, "presente"},
