@@ -28,6 +28,7 @@
 #include "mod_profile.h"
 #include "profile_api.h"
 #include "profile_args.h"
+#include "profile_page_api.h"
 
 /* core_dir_config.expr_handler (SetHandler) came with 2.4.19. */
 #if !AP_MODULE_MAGIC_AT_LEAST(20120211, 53)
@@ -225,6 +226,42 @@ static int unconfigured(request_rec *r, const profile_dir_conf_t *conf,
     return send_answer(r, &resp, conf);
 }
 
+/* The page (CONTRACT §11): the section's ProfileData line has its pages
+ * rendered (profile_conf_files()); said at ERR once per process when it
+ * has not. */
+static int page_answer(request_rec *r, const profile_dir_conf_t *conf,
+                       profile_site_t *site, profile_request_t *req)
+{
+    const profile_data_t *data = conf->use ? conf->use->data : NULL;
+    const profile_page_t *page;
+    profile_response_t resp;
+    static apr_uint32_t said;
+
+    if (data != NULL && req->path != NULL && site->store == NULL) {
+        profile_page_unavailable(&resp, req, PROFILE_RETRY_AFTER, r->pool);
+        return send_answer(r, &resp, conf);
+    }
+    page = data != NULL && req->path != NULL && conf->use->page
+           ? profile_page_find(site->store, conf->use->where.url) : NULL;
+    if (page == NULL) {
+        ap_log_rerror(APLOG_MARK, apr_atomic_cas32(&said, 1, 0) == 0
+                      ? APLOG_ERR : APLOG_DEBUG, 0, r, PROFILE_LOGNO(0014)
+                      "SetHandler profile-page is set for %s but %s", r->uri,
+                      data == NULL ? "no ProfileData applies there"
+                      : req->path == NULL ? "ProfileData is not inside a "
+                        "<Location>; set ProfileBasePath"
+                      : "its ProfileData line has no page: give the line "
+                        "url=URL, or put SetHandler profile-page in the "
+                        "section of that line");
+        return HTTP_INTERNAL_SERVER_ERROR;
+    }
+    profile_page_answer(&resp, site, page, req, r->pool);
+    if (resp.conditional) {
+        apply_conditions(r, &resp, site, req, data->last_modified);
+    }
+    return send_answer(r, &resp, conf);
+}
+
 static int profile_handler(request_rec *r)
 {
     profile_dir_conf_t *conf;
@@ -233,9 +270,13 @@ static int profile_handler(request_rec *r)
     profile_request_t req;
     profile_response_t resp;
     const char *base;
+    int page = 0;
 
     if (strcmp(r->handler, PROFILE_HANDLER) != 0) {
-        return DECLINED;
+        if (strcmp(r->handler, PROFILE_PAGE_HANDLER) != 0) {
+            return DECLINED;
+        }
+        page = 1;
     }
     conf = ap_get_module_config(r->per_dir_config, &profile_module);
     data = conf->use ? conf->use->data : NULL;
@@ -274,6 +315,9 @@ static int profile_handler(request_rec *r)
 
     base = profile_conf_base(conf);
     req.path = base != NULL ? profile_args_below(r->uri, base) : NULL;
+    if (page) {
+        return page_answer(r, conf, &site, &req);
+    }
     if (data != NULL && site.store == NULL && req.path != NULL) {
         /* Its file has no good load yet (bad=keep). */
         profile_api_unavailable(&resp, &site, &req, PROFILE_RETRY_AFTER,
@@ -333,7 +377,8 @@ static int profile_translate_name(request_rec *r)
     handler = ap_expr_str_exec(r, core->expr_handler, &err);
     /* The core lowercases the handler name; so does this comparison. */
     if (err == NULL && handler != NULL
-        && strcasecmp(handler, PROFILE_HANDLER) == 0) {
+        && (strcasecmp(handler, PROFILE_HANDLER) == 0
+            || strcasecmp(handler, PROFILE_PAGE_HANDLER) == 0)) {
         ap_set_module_config(r->request_config, &profile_module, conf);
         /* What %f logs and what mod_rewrite's rules in the section
          * match: "profile:/api/v1/skills". */

@@ -37,6 +37,10 @@
 #include "profile_store.h"
 
 #define PROFILE_HANDLER "profile"
+/* The page's handler (CONTRACT §11). */
+#define PROFILE_PAGE_HANDLER "profile-page"
+/* Where the page's static files are when the line names no assets=. */
+#define PROFILE_PAGE_ASSETS "/profile-assets/"
 /* The module's version, configure.ac's AC_INIT (Makefile.am passes it):
  * shown by the status views, the metrics and the start-up line. */
 #ifndef PROFILE_VERSION
@@ -62,6 +66,8 @@ typedef struct {
                                      * ("bad=refuse on line N of F");
                                      * NULL: keep */
     apr_array_header_t *uses;       /* profile_use_t *: where it is named */
+    apr_array_header_t *pages;      /* profile_page_where_t: the places
+                                     * its pages are published at */
     const char *last_modified;      /* store->mtime as an HTTP date */
 } profile_data_t;
 
@@ -96,6 +102,13 @@ struct profile_use {
                                      * in (NULL: none; ProfileBasePath) */
     int refuse;                     /* bad=; -1: not said */
     int compress;                   /* compress=; -1: not said */
+    const char *url;                /* url=: the page's public URL; NULL:
+                                     * from the server's name */
+    const char *assets;             /* assets=; NULL: PROFILE_PAGE_ASSETS */
+    int page;                       /* its pages are rendered: url= or
+                                     * SetHandler profile-page beside it */
+    profile_page_where_t where;     /* where, once the configuration is
+                                     * read (profile_conf_files()) */
     const profile_dir_conf_t *conf; /* that section's own */
 };
 

@@ -104,19 +104,64 @@ void *profile_merge_srv_conf(apr_pool_t *p, void *basev, void *addv)
     return sc;
 }
 
-/* ProfileData PATH [bad=keep|refuse] [compress=on|off] */
+/* Whether the section holding directive `d` says SetHandler
+ * profile-page itself. */
+static int beside_page_handler(const ap_directive_t *d, apr_pool_t *p)
+{
+    for (d = d->parent ? d->parent->first_child : NULL; d; d = d->next) {
+        if (strcasecmp(d->directive, "SetHandler") == 0) {
+            const char *args = d->args;
+            const char *h = ap_getword_conf(p, &args);
+
+            if (strcasecmp(h, PROFILE_PAGE_HANDLER) == 0) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* A page option of a ProfileData line, url=URL or assets=URL: *out set
+ * (with a trailing "/"), or the error. */
+static const char *page_option(const char **out, const char *name,
+                               const char *value, apr_pool_t *p)
+{
+    int assets = strcmp(name, "assets") == 0;
+
+    if (*out != NULL) {
+        return apr_psprintf(p, "ProfileData: %s= given twice", name);
+    }
+    if (!profile_args_page_url(value, assets)) {
+        return apr_psprintf(p, "ProfileData: %s=%s: expected %s", name,
+                            value, assets
+                            ? "a URL path or an absolute http or https URL "
+                              "of the page's static files "
+                              "(assets=/profile-assets/)"
+                            : "the page's absolute http or https URL "
+                              "(url=https://example.org/profile/)");
+    }
+    *out = value[strlen(value) - 1] == '/' ? value
+           : apr_pstrcat(p, value, "/", NULL);
+    return NULL;
+}
+
+#define DATA_USAGE "ProfileData PATH [bad=keep|refuse] [compress=on|off] " \
+                   "[url=URL] [assets=URL]"
+
+/* ProfileData PATH [bad=keep|refuse] [compress=on|off] [url=URL]
+ * [assets=URL] */
 static const char *set_data(cmd_parms *cmd, void *dconf, int argc,
                             char *const argv[])
 {
     profile_dir_conf_t *conf = dconf;
     profile_mod_conf_t *mc = profile_mod_conf(cmd->pool);
-    const char *path;
+    const char *path, *err;
     profile_data_t *d;
     profile_use_t *use;
     int i;
 
-    if (argc < 1 || argc > 3) {
-        return "ProfileData PATH [bad=keep|refuse] [compress=on|off]";
+    if (argc < 1 || argc > 5) {
+        return DATA_USAGE;
     }
     if ((path = ap_server_root_relative(cmd->pool, argv[0])) == NULL) {
         return apr_psprintf(cmd->pool, "ProfileData: invalid path '%s'",
@@ -125,14 +170,22 @@ static const char *set_data(cmd_parms *cmd, void *dconf, int argc,
     use = apr_pcalloc(cmd->pool, sizeof(*use));
     use->refuse = use->compress = -1;
     for (i = 1; i < argc; i++) {
-        int rv = profile_args_data_option(&use->refuse, &use->compress,
-                                          argv[i]);
+        int rv, url = strncasecmp(argv[i], "url=", 4) == 0;
 
+        if (url || strncasecmp(argv[i], "assets=", 7) == 0) {
+            err = page_option(url ? &use->url : &use->assets,
+                              url ? "url" : "assets",
+                              argv[i] + (url ? 4 : 7), cmd->pool);
+            if (err != NULL) {
+                return err;
+            }
+            continue;
+        }
+        rv = profile_args_data_option(&use->refuse, &use->compress,
+                                      argv[i]);
         if (rv == -1) {
             return apr_psprintf(cmd->pool, "ProfileData: '%s': expected "
-                                "ProfileData PATH [bad=keep|refuse] "
-                                "[compress=on|off], each option once",
-                                argv[i]);
+                                DATA_USAGE ", each option once", argv[i]);
         }
         if (rv == -2) {
             return apr_psprintf(cmd->pool, "ProfileData: '%s': expected "
@@ -140,11 +193,15 @@ static const char *set_data(cmd_parms *cmd, void *dconf, int argc,
                                 "compress=off", argv[i]);
         }
     }
+    use->page = use->url != NULL || use->assets != NULL
+                || beside_page_handler(cmd->directive, cmd->pool);
     d = apr_hash_get(mc->files, path, APR_HASH_KEY_STRING);
     if (d == NULL) {
         d = apr_pcalloc(cmd->pool, sizeof(*d));
         d->path = path;
         d->uses = apr_array_make(cmd->pool, 2, sizeof(profile_use_t *));
+        d->pages = apr_array_make(cmd->pool, 1,
+                                  sizeof(profile_page_where_t));
         apr_hash_set(mc->files, path, APR_HASH_KEY_STRING, d);
     }
     use->data = d;

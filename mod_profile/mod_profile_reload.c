@@ -155,6 +155,8 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
     opts.compress = d->compress;
     opts.max_size = max_size;
     opts.problems = profile_problems_make(ptemp, 1);
+    opts.pages = (const profile_page_where_t *)d->pages->elts;
+    opts.npages = d->pages->nelts;
     /* (profile_holder() gave a holder of this build: h->store is this
      * build's or NULL.) */
     if (h->store != NULL

@@ -77,6 +77,50 @@ int profile_conf_compress(const profile_use_t *u, const char **at,
                   u->compress == 1 ? "compress=on" : "compress=off", at, p);
 }
 
+static void add_page(profile_data_t *d, profile_use_t *u, apr_pool_t *p);
+
+/* The public URL of the pages of line u: its url=, else the server's
+ * scheme, name and port (ServerName) and the section's base. */
+static const char *page_url(const profile_use_t *u, apr_pool_t *p)
+{
+    const server_rec *s = u->s;
+    const char *scheme = s->server_scheme ? s->server_scheme : "http";
+    const char *host = s->server_hostname ? s->server_hostname
+                       : "localhost";
+    const char *base = profile_conf_base(u->conf);
+    apr_port_t dflt = strcasecmp(scheme, "https") == 0 ? 443 : 80;
+
+    if (u->url != NULL) {
+        return u->url;
+    }
+    if (strchr(host, ':') != NULL && host[0] != '[') {
+        host = apr_pstrcat(p, "[", host, "]", NULL);     /* IPv6 */
+    }
+    /* (A base never ends in "/": no "//".) */
+    return apr_psprintf(p, "%s://%s%s%s/", scheme, host,
+                        s->port && s->port != dflt
+                        ? apr_psprintf(p, ":%u", (unsigned)s->port) : "",
+                        base ? base : "");
+}
+
+/* The place line u publishes its file's pages at, once per place. */
+static void add_page(profile_data_t *d, profile_use_t *u, apr_pool_t *p)
+{
+    int i;
+
+    u->where.url = page_url(u, p);
+    u->where.assets = u->assets ? u->assets : PROFILE_PAGE_ASSETS;
+    for (i = 0; i < d->pages->nelts; i++) {
+        const profile_page_where_t *w = &APR_ARRAY_IDX(d->pages, i,
+                                                       profile_page_where_t);
+
+        if (strcmp(w->url, u->where.url) == 0) {
+            return;             /* the first line's assets= stands */
+        }
+    }
+    APR_ARRAY_PUSH(d->pages, profile_page_where_t) = u->where;
+}
+
 void profile_conf_files(apr_pool_t *ptemp)
 {
     profile_mod_conf_t *mc = profile_mod_conf(NULL);
@@ -93,6 +137,9 @@ void profile_conf_files(apr_pool_t *ptemp)
                                                    profile_use_t *);
 
             d->compress |= profile_conf_compress(u, NULL, NULL);
+            if (u->page) {
+                add_page(d, (profile_use_t *)u, mc->pool);
+            }
             if (d->refuse_at == NULL
                 && profile_conf_refuse(u, &at, mc->pool)) {
                 d->refuse_at = at;

@@ -108,7 +108,7 @@ static void begin_response(profile_response_t *resp,
  * as httpd's mod_negotiation does for negotiated answers to HTTP/1.0
  * (r->no_cache).  Cache-Control, for HTTP/1.1 caches on the way, stays
  * as it is. */
-static void cacheable(profile_response_t *resp, const profile_site_t *site,
+void profile_api_cacheable(profile_response_t *resp, const profile_site_t *site,
                       const profile_request_t *req, apr_pool_t *p)
 {
     char *expires = apr_palloc(p, APR_RFC822_DATE_LEN);
@@ -127,7 +127,7 @@ static void cacheable(profile_response_t *resp, const profile_site_t *site,
 }
 
 /* The stored representation `body` in the coding the request prefers. */
-static void stored(profile_response_t *resp, const profile_site_t *site,
+void profile_api_stored(profile_response_t *resp, const profile_site_t *site,
                    const profile_request_t *req, const profile_body_t *body)
 {
     unsigned available = 0;
@@ -240,7 +240,7 @@ static void answer_filtered(profile_response_t *resp,
         }
     }
     if (n == coll->nitems) {
-        stored(resp, site, req, &coll->all[lang]);
+        profile_api_stored(resp, site, req, &coll->all[lang]);
         if (coll->all[lang].fell_back) {
             fell_back(resp, site->store);
         }
@@ -285,7 +285,7 @@ void profile_api_answer(profile_response_t *resp, const profile_site_t *site,
     if (req->method == PROFILE_M_OPTIONS) {
         /* A preflight must never fail because a record does not exist. */
         apr_table_addn(resp->headers, "Allow", ALLOW);
-        cacheable(resp, site, req, p);
+        profile_api_cacheable(resp, site, req, p);
         return;
     }
     if (resp->route == NULL) {
@@ -345,7 +345,7 @@ void profile_api_answer(profile_response_t *resp, const profile_site_t *site,
     }
 
     if (body != NULL) {
-        stored(resp, site, req, body);
+        profile_api_stored(resp, site, req, body);
         if (body->fell_back) {
             fell_back(resp, st);
         }
@@ -356,7 +356,7 @@ void profile_api_answer(profile_response_t *resp, const profile_site_t *site,
     }
     resp->content_type = JSON_TYPE;
     resp->conditional = 1;
-    cacheable(resp, site, req, p);
+    profile_api_cacheable(resp, site, req, p);
 }
 
 void profile_api_error(profile_response_t *resp, const profile_site_t *site,

@@ -78,6 +78,18 @@ typedef struct {
     apr_table_t *headers;       /* every other field; "Vary" to be merged */
 } profile_response_t;
 
+/* Adds Cache-Control (public, max-age) and Expires to a cacheable
+ * answer (CONTRACT §5). */
+void profile_api_cacheable(profile_response_t *resp,
+                           const profile_site_t *site,
+                           const profile_request_t *req, apr_pool_t *p);
+
+/* Makes `body`, rendered at load, the answer's body, in the coding the
+ * request prefers among those kept (ETag of that coding). */
+void profile_api_stored(profile_response_t *resp, const profile_site_t *site,
+                        const profile_request_t *req,
+                        const profile_body_t *body);
+
 /* Decides the answer to `req` for `site`. */
 void profile_api_answer(profile_response_t *resp, const profile_site_t *site,
                         const profile_request_t *req, apr_pool_t *p);

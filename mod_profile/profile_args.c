@@ -7,6 +7,7 @@
 
 #include <apr_lib.h>
 #include <apr_strings.h>
+#include <apr_uri.h>
 
 #include "profile_args.h"
 
@@ -122,4 +123,29 @@ int profile_args_stop(const char *argv, apr_size_t n)
         prev = a;
     }
     return 0;
+}
+
+int profile_args_page_url(const char *s, int path_ok)
+{
+    apr_pool_t *p;
+    apr_uri_t u;
+    int ok;
+
+    if (*s == '\0' || strpbrk(s, " \t\"'<>\\`") != NULL
+        || (s[0] == '/' && s[1] == '/')) {
+        return 0;
+    }
+    if (apr_pool_create(&p, NULL) != APR_SUCCESS) {
+        return 0;
+    }
+    ok = apr_uri_parse(p, s, &u) == APR_SUCCESS && u.query == NULL
+         && u.fragment == NULL && u.user == NULL && u.password == NULL
+         && (u.scheme == NULL
+             ? path_ok && s[0] == '/'
+             : (strcasecmp(u.scheme, "https") == 0
+                || strcasecmp(u.scheme, "http") == 0)
+               && u.hostname != NULL && *u.hostname != '\0'
+               && (u.path == NULL || u.path[0] == '/'));
+    apr_pool_destroy(p);
+    return ok;
 }

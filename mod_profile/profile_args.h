@@ -32,6 +32,11 @@ int profile_args_size(apr_off_t *out, const char *s);
  * -1 when `s` is no such option or names one already set (not -1),
  * -2 when its value is none of those. */
 int profile_args_data_option(int *bad, int *compress, const char *s);
+/* Non-zero when `s` is a page's public URL (ProfileData url=): an
+ * absolute http or https URL with a host and no query, fragment or
+ * user; or, with path_ok, also a URL path from "/" (assets=).  Neither
+ * holds a space, a quote or an angle bracket. */
+int profile_args_page_url(const char *s, int path_ok);
 /* The rest of URL path `uri` below API base `base` ("" or "/..."), or
  * NULL: below means the base itself or base + "/..." (CONTRACT §2). */
 const char *profile_args_below(const char *uri, const char *base);

@@ -9,10 +9,31 @@
 #include <apr_md5.h>
 #include <apr_strings.h>
 
+#include "profile_page.h"
 #include "profile_same.h"
 
 /* How much of a data file is read at a time to compare it. */
 #define COMPARE_CHUNK (128 * 1024)
+
+/* Whether st's pages are published where opts says (profile_page.h):
+ * their bytes name the places. */
+static int same_pages(const profile_store_t *st,
+                      const profile_load_opts_t *opts)
+{
+    int i;
+
+    if (st->npages != opts->npages) {
+        return 0;
+    }
+    for (i = 0; i < st->npages; i++) {
+        if (strcmp(st->pages[i].where.url, opts->pages[i].url) != 0
+            || strcmp(st->pages[i].where.assets, opts->pages[i].assets)
+               != 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
 
 int profile_same_file(const profile_store_t *st, const char *st_build,
                       const char *path, const char *build,
@@ -31,6 +52,7 @@ int profile_same_file(const profile_store_t *st, const char *st_build,
 
     if (build[0] == '\0' || strcmp(build, st_build) != 0
         || st->compressed != opts->compress
+        || !same_pages(st, opts)
         || (opts->max_size > 0 && (apr_off_t)st->size > opts->max_size)
         || profile_data_open(&f, &fi, &why, path, ptemp) != APR_SUCCESS) {
         return 0;                   /* (the load says why) */

@@ -24,6 +24,7 @@
 #include "profile_estimate.h"
 #include "profile_etag.h"
 #include "profile_finish.h"
+#include "profile_page.h"
 #include "profile_render.h"
 #include "profile_schema.h"
 #include "profile_store.h"
@@ -212,7 +213,8 @@ static void set_languages(profile_store_t *st, json_t *root, apr_pool_t *p)
 /* Loading                                                             */
 
 static const profile_load_opts_t default_opts = {
-    .render = 1, .compress = 0, .max_size = 0, .problems = NULL
+    .render = 1, .compress = 0, .max_size = 0, .problems = NULL,
+    .pages = NULL, .npages = 0
 };
 
 /* A refusal: *errmsg says the problems; the caller's list gets them. */
@@ -348,6 +350,7 @@ apr_status_t profile_store_parse_opts(profile_store_t **out,
                                                  profile_schema_colls[k].key))
                  + 1;
     }
+    njobs += profile_page_bodies(root, 1, o->npages);
     /* From here to profile_finish_all() no return: that joins the
      * threads (profile_finish.c's fork-safety invariant). */
     w = profile_finish_start(njobs * (apr_size_t)st->nlangs, len,
@@ -359,6 +362,7 @@ apr_status_t profile_store_parse_opts(profile_store_t **out,
     for (k = 0; k < PROFILE_COLL_COUNT; k++) {
         render_collection(st, k, root, w, p);
     }
+    profile_page_render(st, root, o->pages, o->npages, w, p);
     json_decref(root);
     root = NULL;
     profile_finish_all(w, p);

@@ -41,6 +41,15 @@ typedef struct {
     profile_bytes_t coded[PROFILE_ENC_COUNT]; /* [GZIP], [BR]; [0] unused */
 } profile_body_t;
 
+/* Where a page of the profile is published (CONTRACT §11), which its
+ * bytes name: the configuration's, never a request's Host. */
+typedef struct {
+    const char *url;            /* absolute URL of the page's base,
+                                 * ending in "/" */
+    const char *assets;         /* URL (path or absolute) of the static
+                                 * files, ending in "/" */
+} profile_page_where_t;
+
 /* How to load. */
 typedef struct {
     int render;                 /* 0: validate only (configtest) */
@@ -50,6 +59,10 @@ typedef struct {
                                    * file are added to it, in file order,
                                    * kept as far as it keeps
                                    * (profile_validate.h) */
+    const profile_page_where_t *pages; /* [npages]: the places the
+                                 * profile's pages are rendered for
+                                 * (profile_page.h) */
+    int npages;
 } profile_load_opts_t;
 
 /* One element of a collection. */
@@ -86,7 +99,7 @@ typedef enum {
 #if defined(PROFILE_TEST_LAYOUT_VARIANT)
 #define PROFILE_STORE_LAYOUT 1001
 #else
-#define PROFILE_STORE_LAYOUT 2
+#define PROFILE_STORE_LAYOUT 3
 #endif
 
 typedef struct {
@@ -110,6 +123,9 @@ typedef struct {
     profile_body_t *profile;    /* [nlangs] */
     profile_body_t *contact;    /* [nlangs] */
     profile_coll_t coll[PROFILE_COLL_COUNT];
+    struct profile_page *pages; /* [npages]: its HTML pages, one set per
+                                 * place they are published at */
+    int npages;
 } profile_store_t;
 
 /* Opens the data file at `path` for reading (profile_data.c), only if
