@@ -85,7 +85,7 @@ typedef enum {
 
 static page_kind_e page_of(const char *path, const profile_store_t *st,
                            int *lang, int *coll, const char **id,
-                           const char **to, apr_pool_t *p)
+                           const char **to)
 {
     const char *rest, *slash;
     int l;
@@ -106,7 +106,7 @@ static page_kind_e page_of(const char *path, const profile_store_t *st,
         }
         rest = path + 1 + n;
         if (*rest == '\0') {
-            *to = apr_pstrcat(p, st->langs[l], "/", NULL);
+            *to = "/";
             *lang = l;
             return PAGE_REDIRECT;
         }
@@ -153,7 +153,7 @@ void profile_page_answer(profile_response_t *resp, const profile_site_t *site,
     const profile_body_t *body;
     const char *id = NULL, *to = NULL;
     int lang, coll = -1, i;
-    page_kind_e kind = page_of(req->path, st, &lang, &coll, &id, &to, p);
+    page_kind_e kind = page_of(req->path, st, &lang, &coll, &id, &to);
     int negotiated = lang < 0;
 
     if (negotiated) {
