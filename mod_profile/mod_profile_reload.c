@@ -74,6 +74,9 @@ static int validate(const profile_data_t *d, apr_off_t max_size,
 
     opts.max_size = max_size;
     opts.problems = profile_problems_make(ptemp, PROFILE_PROBLEMS_SHOWN);
+    /* (The estimate counts the pages: the load's verdict.) */
+    opts.pages = (const profile_page_where_t *)d->pages->elts;
+    opts.npages = d->pages->nelts;
     if (profile_pool_create_own(&p, ptemp) != APR_SUCCESS) {
         err = "out of memory";
     }

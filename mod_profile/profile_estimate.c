@@ -43,6 +43,8 @@ typedef struct {
     apr_uint64_t common;        /* bytes rendered alike in every language */
     apr_uint64_t per_lang;      /* bytes of per-language values, summed
                                  * over the languages */
+    apr_uint64_t esc;           /* bytes HTML's escapes add to them all,
+                                 * once (profile_page.c) */
 } est_walk_t;
 
 /* Whether object v is a text value given per language: one member per
@@ -73,8 +75,16 @@ static apr_uint64_t est_walk(est_walk_t *e, json_t *v)
 
     e->values++;
     switch (json_typeof(v)) {
-    case JSON_STRING:
+    case JSON_STRING: {
+        const char *c = json_string_value(v), *end = c + json_string_length(v);
+
+        /* &amp; &lt; &gt; &quot; &#39; in a page */
+        for (; c < end; c++) {
+            e->esc += *c == '"' ? 5 : *c == '&' || *c == '\'' ? 4
+                      : *c == '<' || *c == '>' ? 3 : 0;
+        }
         return json_string_length(v) + 2;
+    }
     case JSON_ARRAY:
         json_array_foreach(v, i, m) {
             n += est_walk(e, m) + 1;
@@ -103,8 +113,19 @@ static apr_uint64_t est_walk(est_walk_t *e, json_t *v)
     }
 }
 
+/* A page's bytes but for the data's text: its head, bar and footer
+ * (profile_page.c; 1.6 to 2.4 KB with the sample's).  Markup per value
+ * of the data (tags, classes, lang=).  Per byte of a page: its copy in
+ * the store, its gzip and br forms (kept when smaller) and the buffer
+ * it was written in.  Checked against the parent's peak with and
+ * without a page of files of 22 KB to 2.8 MB (docs/performance.md). */
+#define EST_PAGE_BODY 3072
+#define EST_PAGE_PER_VALUE 48
+#define EST_PAGE_PER_BYTE 3
+
 void profile_estimate(profile_estimate_t *out, json_t *root,
-                      const char **langs, int nlangs, apr_size_t len)
+                      const char **langs, int nlangs, apr_size_t len,
+                      int npages)
 {
     est_walk_t e = {.langs = langs, .nlangs = nlangs,
                     .fallback = json_string_value(json_object_get(
@@ -123,6 +144,22 @@ void profile_estimate(profile_estimate_t *out, json_t *root,
     out->bytes = EST_FIXED + 2 * (apr_uint64_t)len + out->reps * EST_PER_REP
                  + out->values * EST_PER_VALUE
                  + out->text * EST_PER_BYTE;
+    if (npages > 0) {
+        /* Each place's pages: every text in the whole profile's page,
+         * again in a record's own page or in the JSON-LD (at most
+         * twice more), escaped; markup per value; a head per page. */
+        apr_uint64_t pages = (apr_uint64_t)nlangs
+            * (2 + json_array_size(json_object_get(root, "experience"))
+               + json_array_size(json_object_get(root, "caseStudies")));
+        apr_uint64_t text = 3 * (out->text + e.esc * (apr_uint64_t)nlangs)
+            + out->values * EST_PAGE_PER_VALUE * (apr_uint64_t)nlangs
+            + pages * EST_PAGE_BODY;
+
+        out->reps += pages * (apr_uint64_t)npages;
+        out->text += text * (apr_uint64_t)npages;
+        out->bytes += (pages * EST_PER_REP + text * EST_PAGE_PER_BYTE)
+                      * (apr_uint64_t)npages;
+    }
     out->bound = (apr_uint64_t)len * PROFILE_MEMORY_FACTOR
                  + PROFILE_MEMORY_SLACK;
 }

@@ -38,9 +38,11 @@ const char *profile_estimate_problem(const profile_estimate_t *est,
                                      apr_size_t size, apr_pool_t *p);
 
 /* The estimate (out) for the validated tree `root` of a file of `len`
- * bytes declaring `nlangs` languages `langs`, coded forms counted. */
+ * bytes declaring `nlangs` languages `langs`, coded forms counted, and
+ * the pages of `npages` places (profile_page.h). */
 void profile_estimate(profile_estimate_t *out, json_t *root,
-                      const char **langs, int nlangs, apr_size_t len);
+                      const char **langs, int nlangs, apr_size_t len,
+                      int npages);
 
 /* What parsing buf[0..len) would take (CONTRACT §9, refusing is bounded
  * as loading is), from one pass over the text before it is parsed,

@@ -324,7 +324,7 @@ apr_status_t profile_store_parse_opts(profile_store_t **out,
     }
     /* Before the expensive work, the same verdict validating only
      * (configtest) as loading: the estimate counts coded forms always. */
-    profile_estimate(&est, root, langs, nlangs, len);
+    profile_estimate(&est, root, langs, nlangs, len, o->npages);
     if ((too_big = profile_estimate_problem(&est, len, p)) != NULL) {
         rv = refused_whole(errmsg, o, name, APR_EINVAL, too_big, p);
         goto leave;
@@ -403,7 +403,7 @@ apr_status_t profile_store_estimate(profile_estimate_t *out,
         json_decref(root);
         return APR_EINVAL;
     }
-    profile_estimate(out, root, langs, nlangs, len);
+    profile_estimate(out, root, langs, nlangs, len, 0);
     json_decref(root);
     return APR_SUCCESS;
 }
