@@ -80,6 +80,14 @@ static json_t *use_json(const profile_use_t *u, apr_pool_t *p)
                                                              p)));
     set(o, "compressionFrom", jstr(u->compress != -1 ? "this line"
                                    : compress_at, p));
+    if (u->page) {
+        /* Where its pages are published (CONTRACT §11). */
+        json_t *page = json_object();
+
+        set(page, "url", jstr(u->where.url, p));
+        set(page, "assets", jstr(u->where.assets, p));
+        set(o, "page", page);
+    }
     for (i = 0; mc != NULL && i < mc->settings->nelts; i++) {
         const profile_setting_t *w = &APR_ARRAY_IDX(mc->settings, i,
                                                       profile_setting_t);

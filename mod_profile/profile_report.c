@@ -280,6 +280,13 @@ const char *profile_report_line(const json_t *u, const char *sep,
                      text(u, "badData", p), text(u, "badDataFrom", p),
                      text(u, "compression", p),
                      text(u, "compressionFrom", p));
+    if (json_object_get(u, "page") != NULL) {
+        const json_t *pg = json_object_get(u, "page");
+
+        s = apr_pstrcat(p, s, sep, "its page at ", text(pg, "url", p),
+                        " (static files at ", text(pg, "assets", p), ")",
+                        NULL);
+    }
     s = apr_pstrcat(p, s, sep, "in this section:", NULL);
     for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         const char *v = text(here, names[i], p);
