@@ -687,17 +687,19 @@ code=$(get "http://127.0.0.1:$port/profile/")
 [ "$code" = 200 ] || fail "GET /profile/ (the page): ${code:-no answer}, not 200"
 [ "$(header Content-Type)" = "text/html; charset=utf-8" ] ||
     fail "GET /profile/: Content-Type $(header Content-Type)"
-grep -qF '<meta name="profile-api" content="/api/v1">' "$tmp/b" ||
-    fail "GET /profile/: not the reference page"
+grep -qE '<link rel="alternate" hreflang="x-default" href="https?://[^"]+/profile/">' "$tmp/b" ||
+    fail "GET /profile/: not the page the module renders"
+grep -qF 'Lucía Álvarez Romero' "$tmp/b" ||
+    fail "GET /profile/: the page does not hold the profile's name"
 csp=$(header Content-Security-Policy)
 case $csp in
     "default-src 'self';"*) ;;
     *) fail "GET /profile/: Content-Security-Policy '$csp'" ;;
 esac
 case $csp in *unsafe*) fail "GET /profile/: the CSP allows unsafe-*: $csp" ;; esac
-code=$(get "http://127.0.0.1:$port/profile/js/main.js")
+code=$(get "http://127.0.0.1:$port/profile-assets/page.js")
 [ "$code" = 200 ] && [ "$(header Content-Type)" = "text/javascript; charset=utf-8" ] ||
-    fail "GET /profile/js/main.js: ${code:-no answer} $(header Content-Type)"
+    fail "GET /profile-assets/page.js: ${code:-no answer} $(header Content-Type)"
 echo "GET /profile/: the page, text/html, CSP $csp; its script text/javascript"
 
 check_apis_serve
