@@ -114,8 +114,8 @@ void profile_html_esc(profile_html_t *b, const char *s)
     apr_size_t len = 0;
 
     s = without_controls(s, b->pool);
-    /* &, <, >, " and ' as entities: safe in text and in any quoted
-     * attribute. */
+    /* &, <, > and " as entities: safe in text and in an attribute,
+     * which this file always quotes with ". */
     if (apr_escape_entity(NULL, s, APR_ESCAPE_STRING, 0, &len)
         == APR_NOTFOUND) {
         profile_html_raw(b, s);
