@@ -19,10 +19,12 @@
 #define FUZZ_NAME store
 #include "fuzz.h"
 #include "profile_api.h"
+#include "profile_page.h"
 #include "profile_problem.h"
 #include "profile_validate.h"
 
 #define NAME "fuzz.json"
+#define PAGE_URL "https://ana.example/cv/"
 
 static const char *const coll_keys[PROFILE_COLL_COUNT] = {
     "skills", "experience", "education", "caseStudies", "metrics"
@@ -322,13 +324,58 @@ static uint32_t fnv1a(const uint8_t *data, size_t size)
     return h;
 }
 
+/* Occurrences of `needle` in body b. */
+static int occurrences(const profile_body_t *b, const char *needle)
+{
+    apr_size_t n = strlen(needle), i;
+    int count = 0;
+
+    for (i = 0; i + n <= b->len; i++) {
+        count += memcmp(b->data + i, needle, n) == 0;
+    }
+    return count;
+}
+
+/* Whatever the data, its pages hold only the page's own markup where
+ * it can act: a whole-profile page has two <script> elements (the
+ * module and the JSON-LD), a record's page one, and no data value
+ * closes the JSON-LD early or opens a comment. */
+static void check_pages(const profile_store_t *st)
+{
+    const profile_page_t *pg = profile_page_find(st, PAGE_URL);
+    int l, k, i;
+
+    FUZZ_CHECK(pg != NULL, "no page rendered");
+    for (l = 0; l < st->nlangs; l++) {
+        FUZZ_CHECK(occurrences(&pg->home[l], "<script") == 2
+                   && occurrences(&pg->home[l], "</script") == 2
+                   && occurrences(&pg->home[l], "<!--") == 0,
+                   "page markup from the data in language %d", l);
+        FUZZ_CHECK(occurrences(&pg->missing[l], "<script") == 0,
+                   "script in the 404 page");
+        for (k = 0; k < PROFILE_COLL_COUNT; k++) {
+            for (i = 0; pg->detail[k] != NULL && i < st->coll[k].nitems;
+                 i++) {
+                const profile_body_t *b =
+                    &pg->detail[k][i * st->nlangs + l];
+
+                FUZZ_CHECK(occurrences(b, "<script") == 1
+                           && occurrences(b, "<!--") == 0,
+                           "page markup from the data in a record's page");
+            }
+        }
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     apr_pool_t *p = NULL;
     profile_store_t *st = NULL;
     const char *err = NULL;
+    static const profile_page_where_t where = {PAGE_URL, "/static/"};
     profile_load_opts_t opts = {.render = 1, .compress = 0,
-                                .max_size = 0};
+                                .max_size = 0, .pages = &where,
+                                .npages = 1};
     apr_status_t rv;
 
     apr_pool_create(&p, fuzz_root);
@@ -344,6 +391,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     else {
         FUZZ_CHECK(st != NULL, "success without a store");
         check_store(st, data, size, opts.compress, p);
+        check_pages(st);
     }
 
     /* Validating only (configtest) decides as rendering does. */
