@@ -238,7 +238,9 @@ static int page_answer(request_rec *r, const profile_dir_conf_t *conf,
     static apr_uint32_t said;
 
     if (data != NULL && req->path != NULL && site->store == NULL) {
-        profile_page_unavailable(&resp, req, PROFILE_RETRY_AFTER, r->pool);
+        profile_page_unavailable(&resp, req, conf->use->page
+                                 ? conf->use->where.assets : NULL,
+                                 PROFILE_RETRY_AFTER, r->pool);
         return send_answer(r, &resp, conf);
     }
     page = data != NULL && req->path != NULL && conf->use->page

@@ -733,7 +733,10 @@ static void missing_page(pg_t *g)
     profile_html_esc(g->b, title);
     profile_html_raw(g->b, "</title>\n<link rel=\"stylesheet\" href=\"");
     profile_html_esc(g->b, g->where->assets);
-    profile_html_raw(g->b, "page.css\">\n");
+    profile_html_raw(g->b, "page.css\">\n<link rel=\"icon\" "
+                           "type=\"image/svg+xml\" href=\"");
+    profile_html_esc(g->b, g->where->assets);
+    profile_html_raw(g->b, "favicon.svg\">\n");
     bar(g, NULL, NULL, 0, alternates(g, ""));
     profile_html_cat(g->b, "<main id=\"main\" class=\"status\">\n<h1",
                      g->wattr, ">", word(g, PW_NOT_FOUND), "</h1>\n<p",

@@ -52,17 +52,26 @@ static void begin(profile_response_t *resp, const profile_request_t *req,
                    ? "Accept-Language, Accept-Encoding" : "Accept-Encoding");
 }
 
-/* A page made now (405, 503): plain words in `lang`, no data. */
+/* A page made now (405, 503): plain words in `lang`, no data; its style
+ * from `assets` (NULL: none).  assets is the configuration's, checked
+ * (profile_args_page_url(): no quote or angle bracket). */
 static const char *plain_page(apr_size_t *len, const char *lang,
                               profile_page_word_e title,
-                              profile_page_word_e text, apr_pool_t *p)
+                              profile_page_word_e text, const char *assets,
+                              apr_pool_t *p)
 {
+    const char *style = assets == NULL ? ""
+        : apr_pstrcat(p, "<link rel=\"stylesheet\" href=\"", assets,
+                      "page.css\">\n<link rel=\"icon\" "
+                      "type=\"image/svg+xml\" href=\"", assets,
+                      "favicon.svg\">\n", NULL);
     const char *body = apr_pstrcat(p, "<!DOCTYPE html>\n<html lang=\"",
         lang, "\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" "
         "content=\"width=device-width, initial-scale=1\">\n<meta "
         "name=\"robots\" content=\"noindex\">\n<title>",
-        profile_page_word(title, lang, NULL), "</title>\n</head>\n<body>\n"
-        "<main>\n<h1>", profile_page_word(title, lang, NULL), "</h1>\n<p>",
+        profile_page_word(title, lang, NULL), "</title>\n", style,
+        "</head>\n<body>\n<main id=\"main\" class=\"status\">\n<h1>",
+        profile_page_word(title, lang, NULL), "</h1>\n<p>",
         profile_page_word(text, lang, NULL), "</p>\n</main>\n</body>\n"
         "</html>\n", NULL);
 
@@ -169,7 +178,7 @@ void profile_page_answer(profile_response_t *resp, const profile_site_t *site,
     }
     if (req->method != PROFILE_M_GET) {
         resp->body = plain_page(&resp->len, st->langs[lang], PW_NOT_ALLOWED,
-                                PW_NOT_ALLOWED_TEXT, p);
+                                PW_NOT_ALLOWED_TEXT, page->where.assets, p);
         uncacheable(resp, 405);
         apr_table_setn(resp->headers, "Allow", ALLOW);
         return;
@@ -212,7 +221,8 @@ void profile_page_answer(profile_response_t *resp, const profile_site_t *site,
 
 void profile_page_unavailable(profile_response_t *resp,
                               const profile_request_t *req,
-                              int retry_after, apr_pool_t *p)
+                              const char *assets, int retry_after,
+                              apr_pool_t *p)
 {
     const char *lang = profile_page_word_langs[profile_lang_choose(
         req->accept_language, profile_page_word_langs,
@@ -225,7 +235,7 @@ void profile_page_unavailable(profile_response_t *resp,
         return;
     }
     resp->body = plain_page(&resp->len, lang, PW_UNAVAILABLE,
-                            PW_UNAVAILABLE_TEXT, p);
+                            PW_UNAVAILABLE_TEXT, assets, p);
     uncacheable(resp, 503);
     apr_table_setn(resp->headers, "Retry-After", apr_itoa(p, retry_after));
 }

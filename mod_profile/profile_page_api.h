@@ -24,9 +24,11 @@ void profile_page_answer(profile_response_t *resp, const profile_site_t *site,
 
 /* The answer while the data file has no good load (CONTRACT §9, §11): a
  * 503 page in the language the request prefers among the page's own,
- * with Retry-After; OPTIONS gets its 200. */
+ * styled from `assets` (NULL: unstyled), with Retry-After; OPTIONS gets
+ * its 200. */
 void profile_page_unavailable(profile_response_t *resp,
                               const profile_request_t *req,
-                              int retry_after, apr_pool_t *p);
+                              const char *assets, int retry_after,
+                              apr_pool_t *p);
 
 #endif

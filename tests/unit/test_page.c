@@ -288,11 +288,12 @@ static void unavailable_is_a_page_in_the_visitors_language(void **state)
     memset(&req, 0, sizeof(req));
     req.method = PROFILE_M_GET;
     req.accept_language = "es-ES";
-    profile_page_unavailable(&r, &req, 60, p);
+    profile_page_unavailable(&r, &req, "/static/", 60, p);
     assert_int_equal(r.status, 503);
     assert_string_equal(r.language, "es");
     assert_string_equal(apr_table_get(r.headers, "Retry-After"), "60");
     assert_non_null(strstr(body(p, &r), "<html lang=\"es\">"));
+    assert_non_null(strstr(body(p, &r), "href=\"/static/page.css\""));
 }
 
 int main(void)
