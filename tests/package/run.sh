@@ -473,9 +473,8 @@ say "a2enmod profile && a2enconf profile-site && a2ensite profile-vhost"
 a2enmod profile || fail "a2enmod profile failed"
 a2enconf profile-site || fail "a2enconf profile-site failed"
 a2ensite profile-vhost || fail "a2ensite profile-vhost failed"
-# The reference page (docs/page.md): its files, and its configuration.
-for f in index.html page.css favicon.svg js/main.js js/api.js js/dom.js \
-         js/i18n.js js/render.js; do
+# The page's static files (docs/page.md), and its configuration.
+for f in page.css page.js favicon.svg; do
     [ -f "/usr/share/mod_profile/page/$f" ] ||
         fail "the package did not install the page's $f"
 done
