@@ -22,6 +22,10 @@ MPM (event, one child, pinned to CPU 0):
      header fields, read at start-up,
   D  the floor: bench/mod_bench_floor.c writing A's exact bytes and every
      header field of A's from quick_handler, skipping every later phase.
+A also renders the sample as an HTML page (SetHandler profile-page at
+PAGE_BASE, the same data file named again): the page scenarios
+(page_scenarios()) measure its answers beside the API's, B serving the
+page's bytes as a file at the same URL (see configure_static_and_ceiling()).
 wrk (pinned to CPU 1) loads A, B, C, D in alternating rounds (A B C D A B
 C D ...) of S seconds.  Reported per scenario: requests/s median
 (min-max), p50/p99 latency, server CPU time per request (utime+stime of
@@ -76,6 +80,7 @@ MODULE = os.environ.get("MODULE") or os.path.join(
 MODULES_DIR = "/usr/lib/apache2/modules"
 SAMPLE = os.path.join(SRCDIR, "data", "profile.json")
 BASE = "/api/v1"
+PAGE_BASE = "/page"                     # A's profile-page section
 SERVER_CPU, CLIENT_CPU = "0", "1"
 
 # Header fields the three servers must send alike (Date/Server/
@@ -83,7 +88,9 @@ SERVER_CPU, CLIENT_CPU = "0", "1"
 COPIED = ["ETag", "Last-Modified", "Cache-Control", "Vary",
           "Content-Language", "Content-Type", "Content-Encoding",
           "X-Content-Type-Options", "Access-Control-Allow-Origin",
-          "Access-Control-Expose-Headers"]
+          "Access-Control-Expose-Headers",
+          # the page's (the API sends neither)
+          "Content-Security-Policy", "Referrer-Policy"]
 
 
 def log(*a):
@@ -93,10 +100,11 @@ def log(*a):
 # ------------------------------------------------------------ scenarios
 class Scenario:
     def __init__(self, name, path, headers=None, kind="plain",
-                 ae=None, close=False, method="GET"):
+                 ae=None, close=False, method="GET", base=BASE):
         self.name = name
         self.method = method                # GET; HEAD, OPTIONS: callgrind
-        self.path = path                    # below BASE, with query
+        self.base = base                    # BASE, or PAGE_BASE: the page
+        self.path = path                    # below base, with query
         self.headers = dict(headers or {})
         if ae:
             self.headers["Accept-Encoding"] = ae
@@ -131,7 +139,24 @@ def scenarios(sample, quick):
                       else ["/profile", "/case-studies"]):
             out.append(Scenario("%s en %s" % (route, enc), route,
                                 {"Accept-Language": "en"}, "coded", ae=enc))
+    out += page_scenarios()
     return out
+
+
+def page_scenarios():
+    """The page (A's profile-page section at PAGE_BASE, the same data):
+    the English home page, the negotiated base in Spanish, its 304, its
+    HEAD (callgrind only) and its br form.  Last, so that the earlier
+    scenarios keep their /sNN URLs."""
+    en = {"Accept-Language": "en"}
+    return [Scenario("page /en/ en", "/en/", en, base=PAGE_BASE),
+            Scenario("page / es", "/", {"Accept-Language": "es"},
+                     base=PAGE_BASE),
+            Scenario("page /en/ 304", "/en/", en, "304", base=PAGE_BASE),
+            Scenario("HEAD page /en/", "/en/", en, "head", method="HEAD",
+                     base=PAGE_BASE),
+            Scenario("page /en/ br", "/en/", en, "coded", ae="br",
+                     base=PAGE_BASE)]
 
 
 def method_scenarios():
@@ -333,10 +358,21 @@ def profile_location(data, extra=""):
 """.format(base=BASE, data=data, extra=extra)
 
 
+def page_location(data):
+    """A's page of the same data file (its own ProfileData line; the file
+    is loaded once); PORT is replaced by A's port once it is known."""
+    return """<Location {base}>
+    Require all granted
+    SetHandler profile-page
+    ProfileData "{data}" url=http://127.0.0.1:PORT{base}/
+</Location>
+""".format(base=PAGE_BASE, data=data)
+
+
 def fetch(port, sc, extra=None):
     headers = dict(sc.headers)
     headers.update(extra or {})
-    return hh.request(port, sc.method, BASE + sc.path, headers)
+    return hh.request(port, sc.method, sc.base + sc.path, headers)
 
 
 def build_ceiling_module(work):
@@ -372,10 +408,10 @@ def build_floor_module(work):
 
 def floor_url(i, a_url):
     """D's URL for scenario i: A's URL with its first four characters
-    ("/api") replaced by "/sNN", so that D's request line is as long as
-    A's and has as many segments (httpd reads, scores, normalizes and
-    logs it at a cost that grows with its length), and each scenario has
-    a path of its own."""
+    ("/api"; "/pag" for the page's) replaced by "/sNN", so that D's
+    request line is as long as A's and has as many segments (httpd
+    reads, scores, normalizes and logs it at a cost that grows with its
+    length), and each scenario has a path of its own."""
     return "/s%02d" % i + a_url[4:]
 
 
@@ -456,10 +492,11 @@ def configure_static_and_ceiling(work, a, scs, ceiling_so):
         with open(hdr_file, "w") as f:
             f.write(header_lines(r))
         with open(body_file, "wb") as f:
-            f.write(fetch(a.port, Scenario("body", sc.path, sc.headers)).body
+            f.write(fetch(a.port, Scenario("body", sc.path, sc.headers,
+                                           base=sc.base)).body
                     if sc.method == "HEAD" else r.body)
-        url = "/s%02d%s" % (i, BASE + sc.path.split("?")[0])
-        sc.url = {"A": BASE + sc.path,
+        url = "/s%02d%s" % (i, sc.base + sc.path.split("?")[0])
+        sc.url = {"A": sc.base + sc.path,
                   "B": url + ("?" + sc.path.split("?", 1)[1]
                               if "?" in sc.path else ""),
                   "C": url}
@@ -470,14 +507,18 @@ def configure_static_and_ceiling(work, a, scs, ceiling_so):
                                ' "%s"' % body_file if want == 200 else ""))
         if sc.kind in ("304", "head", "options"):
             continue                # static files cannot answer this 304
-        # B: the file at the same path, with A's fields added.
-        path = os.path.join(b_root, "htdocs", url.lstrip("/"))
+        # B: the file at the same path, with A's fields added.  A page's
+        # URL ends in "/": B's file is named by the URL without it, and
+        # is served with that "/" as its path info (AcceptPathInfo): the
+        # static-file handler alone, as for the API's URLs (no
+        # DirectoryIndex subrequest, no module more for every scenario).
+        path = os.path.join(b_root, "htdocs", url.strip("/"))
         os.makedirs(os.path.dirname(path), exist_ok=True)
         data = r.body
         if sc.kind == "coded":
             data = fetch(a.port, Scenario("id", sc.path, {
                 k: v for k, v in sc.headers.items()
-                if k != "Accept-Encoding"})).body
+                if k != "Accept-Encoding"}, base=sc.base)).body
         with open(path, "wb") as f:
             f.write(data)
         lm = hh.parse_http_date(r.header("Last-Modified"))
@@ -487,6 +528,9 @@ def configure_static_and_ceiling(work, a, scs, ceiling_so):
         os.chmod(path, 0o644)
         lines = ['<Location "%s">' % url,
                  "    ForceType application/json"]
+        if sc.base == PAGE_BASE:
+            lines[1] = '    ForceType "%s"' % r.header("Content-Type")
+            lines.append("    AcceptPathInfo On")
         for line in header_lines(r).splitlines():
             name, value = line.split(": ", 1)
             if name in ("Content-Type", "Last-Modified"):
@@ -801,7 +845,8 @@ def realistic_table(work, scs, floor_so, n, minimal):
     log("instruction counts, realistic configuration")
     rwork = os.path.join(work, "realistic")
     os.makedirs(rwork)
-    rscs = [copy_scenario(sc) for sc in scs if sc.kind in REALISTIC_KINDS]
+    rscs = [copy_scenario(sc) for sc in scs if sc.kind in REALISTIC_KINDS
+            and sc.base == BASE]        # the API's alone, as before
     a = Server(os.path.join(rwork, "A"), "mod_profile (Debian set)",
                profile_location(SAMPLE), realistic=True)
     a.start()
@@ -850,7 +895,7 @@ def realistic_table(work, scs, floor_so, n, minimal):
 
 def copy_scenario(sc):
     c = Scenario(sc.name, sc.path, sc.headers, sc.kind, None, sc.close,
-                 sc.method)
+                 sc.method, sc.base)
     return c
 
 
@@ -1304,7 +1349,12 @@ def main():
         floor_so = build_floor_module(work)
         a = Server(os.path.join(work, "A"), "mod_profile",
                    "LoadModule profile_module %s\n" % MODULE
-                   + profile_location(SAMPLE))
+                   + profile_location(SAMPLE) + page_location(SAMPLE))
+        with open(a.conf) as f:
+            conf = f.read().replace(":PORT" + PAGE_BASE,
+                                    ":%d%s" % (a.port, PAGE_BASE))
+        with open(a.conf, "w") as f:
+            f.write(conf)
         servers.append(a)
         a.start()
         b_body, c_body = configure_static_and_ceiling(work, a, scs,
