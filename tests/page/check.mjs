@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
-// The reference page in a real browser: Debian's chromium driven by
-// playwright-core, axe-core injected into the page.  Run by
-// tests/integration/test_page.py, which asserts on what this prints:
+// The page the module renders (CONTRACT §11) in a real browser: Debian's
+// chromium driven by playwright-core, axe-core injected into the page.
+// Run by tests/integration/test_page.py, which asserts on what this
+// prints (one JSON object on stdout):
 //
-//     node check.mjs '{"origin": "http://127.0.0.1:P", "artifacts": DIR,
-//                      "scenarios": ["views", ...], ...}'
+//     node check.mjs '{"artifacts": DIR, "states": [...], "dialog": {...},
+//                      "print": {...}}'
 //
-// Each scenario records what the page showed and which requests it made;
-// nothing here decides pass or fail but a scenario that cannot run
-// (a selector that never appears): that is reported as {"error": ...}.
+// A state is one page load: {key, url, lang, js, viewport: {width,
+// height}, mobile, shot}.  For each it records what the DOM holds (texts,
+// links, sections, scripts, attributes), the console, page errors, CSP
+// violations, script dialogs (an injected alert), requests that failed,
+// the horizontal overflow, axe-core's result, and a screenshot.  Nothing
+// here decides pass or fail; a scenario that cannot run (a dialog that
+// never opens) is reported as {"error": ...} beside what was recorded.
 import fs from "node:fs";
 import path from "node:path";
 import {createRequire} from "node:module";
@@ -16,12 +21,11 @@ import {chromium} from "playwright-core";
 
 const require = createRequire(import.meta.url);
 const AXE = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"];
 const cfg = JSON.parse(process.argv[2]);
 const ART = cfg.artifacts;
 fs.mkdirSync(ART, {recursive: true});
 
-const VIEWPORTS = {desktop: {width: 1280, height: 900},
-                   mobile: {width: 390, height: 844}};
 const LOCALES = {en: "en-US", es: "es-ES"};
 const TIMEOUT = 15000;
 
@@ -30,359 +34,294 @@ const browser = await chromium.launch({
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
            "--disable-background-networking", "--disable-component-update",
            "--disable-sync", "--disable-extensions", "--disable-default-apps",
+           // Nothing the page (or hostile data in it) names may leave
+           // the machine.
            "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"],
 });
 
-/** A fresh context (empty cache and storage) whose browser language is
- *  `lang`; every request and every console problem recorded. */
-async function open(lang, viewport = "desktop", {mobile = false} = {}) {
+/** A fresh context (empty cache and storage): the browser language, the
+ *  viewport, JavaScript on or off; every console problem, page error,
+ *  CSP violation, script dialog and failed request recorded. */
+async function open(st) {
     const context = await browser.newContext({
-        locale: LOCALES[lang] || lang, viewport: VIEWPORTS[viewport],
-        isMobile: mobile, hasTouch: mobile, deviceScaleFactor: 1});
+        locale: LOCALES[st.lang] || st.lang, viewport: st.viewport,
+        isMobile: !!st.mobile, hasTouch: !!st.mobile, deviceScaleFactor: 1,
+        javaScriptEnabled: st.js !== false});
     const page = await context.newPage();
     page.setDefaultTimeout(TIMEOUT);
-    const log = {requests: [], console: [], errors: []};
-    page.on("requestfinished", async (req) => {
-        const resp = await req.response();
-        const sizes = await req.sizes().catch(() => null);
-        log.requests.push({
-            url: req.url(), method: req.method(), status: resp ? resp.status() : null,
-            al: (await req.allHeaders())["accept-language"] || null,
-            bytes: sizes ? sizes.responseBodySize + sizes.responseHeadersSize : null,
+    const log = {console: [], errors: [], csp: [], dialogs: [], failed: []};
+    // Runs before the page's own scripts (not at all with JavaScript
+    // off: then no script of the page's or the data's runs either).
+    await page.addInitScript(() => {
+        document.addEventListener("securitypolicyviolation", (e) => {
+            (window.__cspViolations = window.__cspViolations || []).push(
+                `${e.violatedDirective} ${e.blockedURI}`);
         });
     });
-    page.on("requestfailed", (req) => log.requests.push({
-        url: req.url(), method: req.method(), status: null, failed: req.failure().errorText}));
     page.on("console", (m) => {
         if (m.type() === "error" || m.type() === "warning") {
             log.console.push(`${m.type()}: ${m.text()}`);
         }
+        if (/Content[- ]Security[- ]Policy|Refused to/i.test(m.text())) {
+            log.csp.push(m.text());
+        }
     });
     page.on("pageerror", (e) => log.errors.push(String(e)));
+    page.on("dialog", async (d) => {
+        log.dialogs.push(`${d.type()}: ${d.message()}`);
+        await d.dismiss().catch(() => {});
+    });
+    page.on("requestfailed", (req) => log.failed.push(`${req.url()} ${req.failure().errorText}`));
+    page.on("response", (r) => {
+        // The document's own status is the test's to judge (a 404 page).
+        if (r.status() >= 400 && !(r.request().isNavigationRequest() && r.frame() === page.mainFrame())) {
+            log.failed.push(`${r.url()} ${r.status()}`);
+        }
+    });
     return {context, page, log};
 }
 
-const ready = (page, lang) => page.waitForSelector(
-    lang ? `body[data-state="ready"][data-lang="${lang}"]` : 'body[data-state="ready"]');
-
-/** Everything the page shows, section by section, as text. */
-async function shown(page) {
-    return page.evaluate(() => {
-        const texts = (sel) => [...document.querySelectorAll(sel)].map((e) => e.innerText.trim());
-        return {
-            htmlLang: document.documentElement.lang,
-            title: document.title,
-            name: texts("#name")[0], headline: texts("#headline")[0],
-            summary: texts("#summary")[0],
-            metrics: texts(".metric-value"),
-            metricLabels: texts(".metric-label"),
-            experience: texts("#experience .card h3"),
-            caseStudies: texts("#case-studies .card h3"),
-            skills: texts(".skill-group h3"),
-            education: texts("#education .card h3"),
-            contacts: [...document.querySelectorAll("#contact a")].map((a) => a.getAttribute("href")),
-            pressed: [...document.querySelectorAll(".lang button[aria-pressed=true]")].map((b) => b.dataset.lang),
-            labels: {skills: texts("#skills-h")[0], search: texts("label[for=skills-q]")[0]},
-            footer: texts("#footer-text")[0],
-        };
+/** What the DOM holds, for the test to compare with the data. */
+function facts() {
+    const norm = (s) => (s || "").replace(/\s+/g, " ").trim();
+    const all = (sel) => [...document.querySelectorAll(sel)];
+    const first = (sel) => document.querySelector(sel);
+    // The language a text is in: the nearest lang attribute of the
+    // innermost element carrying one within `e`, or of `e` itself.
+    const langOf = (e) => {
+        if (!e) {
+            return null;
+        }
+        const inner = e.querySelector("[lang]");
+        const at = inner && norm(inner.textContent) === norm(e.textContent) ? inner : e;
+        const holder = at.closest("[lang]");
+        return holder ? holder.getAttribute("lang") : null;
+    };
+    const heading = /^H[1-6]$/;
+    const sections = all("section").map((s) => {
+        const rest = [...s.children].filter((c) => !heading.test(c.tagName));
+        const h = [...s.children].find((c) => heading.test(c.tagName));
+        return {id: s.id || null, cls: s.className || null, heading: h ? norm(h.textContent) : null,
+                content: rest.some((c) => norm(c.textContent) !== "" || c.querySelector("img, svg")),
+                hidden: s.hidden || getComputedStyle(s).display === "none"};
     });
+    const navLinks = all("nav a").filter((a) => (a.getAttribute("href") || "").startsWith("#")).map((a) => {
+        const target = document.getElementById(decodeURIComponent(a.getAttribute("href").slice(1)));
+        return {href: a.getAttribute("href"), text: norm(a.textContent), target: !!target,
+                targetContent: !!target && norm(target.textContent) !== ""};
+    });
+    const onAttrs = [];
+    for (const e of all("*")) {
+        for (const a of e.attributes) {
+            if (/^on/i.test(a.name)) {
+                onAttrs.push(`${e.tagName.toLowerCase()}[${a.name}]`);
+            }
+        }
+    }
+    const comments = [];
+    const walker = document.createTreeWalker(document, NodeFilter.SHOW_COMMENT);
+    while (walker.nextNode()) {
+        comments.push(walker.currentNode.data.slice(0, 80));
+    }
+    const de = document.documentElement;
+    return {
+        url: location.href,
+        htmlLang: de.getAttribute("lang"),
+        title: document.title,
+        h1: all("h1").map((e) => norm(e.textContent)),
+        h2: all("h2").map((e) => norm(e.textContent)),
+        name: norm((first("#name") || {}).textContent),
+        headline: first(".headline") && {text: norm(first(".headline").textContent),
+                                         lang: langOf(first(".headline"))},
+        text: norm(document.body.textContent),
+        hrefs: all("a[href]").map((a) => a.href),
+        relMe: all('a[rel~="me"], link[rel~="me"]').map((a) => a.href),
+        sections, navLinks,
+        dialog: (() => {
+            const d = first("dialog[open]");
+            return d ? norm(d.textContent) : null;
+        })(),
+        scripts: all("script").map((s) => ({type: s.getAttribute("type"), src: s.getAttribute("src"),
+                                            inline: s.hasAttribute("src") ? null : s.textContent.length})),
+        jsonld: all('script[type="application/ld+json"]').map((s) => s.textContent),
+        imgs: all("img").map((i) => i.getAttribute("src")),
+        imgOnerror: all("img[onerror]").length,
+        onAttrs,
+        iframes: all("iframe, object, embed").length,
+        comments,
+        pwned: de.dataset.pwned || window.__pwned || null,
+        cspViolations: window.__cspViolations || [],
+        scrollWidth: de.scrollWidth,
+        clientWidth: de.clientWidth,
+        bodyScrollWidth: document.body.scrollWidth,
+        // The widest elements past the right edge, to say what overflows.
+        overflowing: all("body *").filter((e) => e.getBoundingClientRect().right > de.clientWidth + 0.5)
+            .slice(0, 8).map((e) => `${e.tagName.toLowerCase()}${e.id ? "#" + e.id : ""}${e.className && typeof e.className === "string" ? "." + e.className.trim().split(/\s+/).join(".") : ""} right=${Math.round(e.getBoundingClientRect().right)}`),
+    };
 }
 
-async function axe(page) {
+/** A promise that gives up after `ms` (a scenario must not hang). */
+function within(promise, ms, what) {
+    let timer;
+    return Promise.race([promise, new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+    })]).finally(() => clearTimeout(timer));
+}
+
+async function axe(page, js = true) {
     // Evaluated through the DevTools protocol: the page's CSP, which
-    // forbids inline script, does not apply to it.
+    // forbids inline script, does not apply, and it runs with the page's
+    // JavaScript off too.  With JavaScript off, Chromium runs no timer
+    // (microtasks do run): axe-core's short timers and
+    // requestAnimationFrame become microtasks, and its long ones (the
+    // give-up timers of its asset preload, 10 s) never fire, as they
+    // would not while the fetches succeed.  Nothing of the page's runs
+    // in such a page, so nothing else sees the change.
+    if (!js) {
+        await page.evaluate(() => {
+            window.setTimeout = (fn, ms, ...args) => {
+                if (!(ms > 1000)) {
+                    Promise.resolve().then(() => fn(...args));
+                }
+                return 0;
+            };
+            window.clearTimeout = () => {};
+            window.requestAnimationFrame = (fn) => {
+                Promise.resolve().then(() => fn(performance.now()));
+                return 0;
+            };
+        });
+    }
     if (!await page.evaluate(() => typeof window.axe !== "undefined")) {
         await page.evaluate(AXE);
     }
-    const res = await page.evaluate(async () => {
-        const r = await window.axe.run(document, {
-            runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]},
-        });
-        return {violations: r.violations.map((v) => ({id: v.id, impact: v.impact,
-            help: v.help, nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5)})),
-                passes: r.passes.length};
-    });
-    return res;
+    return within(page.evaluate(async (tags) => {
+        const r = await window.axe.run(document, {runOnly: {type: "tag", values: tags}});
+        return {violations: r.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
+                                                      nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5)})),
+                passes: r.passes.length, incomplete: r.incomplete.map((v) => v.id)};
+    }, AXE_TAGS), 60000, "axe-core");
 }
 
-const api = (log) => log.requests.filter((r) => /\/api\/v1\//.test(r.url));
+async function settle(page, st) {
+    if (st.js !== false) {
+        await page.waitForLoadState("networkidle").catch(() => {});
+    }
+    // Web fonts and layout done before anything is measured.
+    await within(page.evaluate(() => document.fonts && document.fonts.ready.then(() => true)), 10000, "fonts")
+        .catch(() => {});
+}
 
-const scenarios = {
-    // Every section in en and es, desktop and mobile: what is shown,
-    // axe-core, a screenshot, the requests and bytes of the first view.
-    async views() {
-        const out = {};
-        for (const lang of ["en", "es"]) {
-            for (const vp of ["desktop", "mobile"]) {
-                const {context, page, log} = await open(lang, vp, {mobile: vp === "mobile"});
-                const resp = await page.goto(cfg.origin + (cfg.path || "/"));
-                await ready(page);
-                await page.waitForLoadState("networkidle");
-                const s = await shown(page);
-                const shot = path.join(ART, `page-${lang}-${vp}.png`);
-                await page.screenshot({path: shot, fullPage: true});
-                // The first screen alone, as a visitor sees it at first.
-                await page.screenshot({path: path.join(ART, `page-${lang}-${vp}-top.png`)});
-                out[`${lang}-${vp}`] = {
-                    shown: s, axe: await axe(page), screenshot: shot,
-                    csp: resp.headers()["content-security-policy"] || null,
-                    requests: log.requests, console: log.console, errors: log.errors,
-                };
-                await context.close();
-            }
-        }
-        return out;
-    },
-
-    // The language switch: click, <html lang>, remembered after a
-    // reload; keyboard operation of it.
-    async switch() {
-        const {context, page, log} = await open("en");
-        await page.goto(cfg.origin + "/");
-        await ready(page, "en");
-        const before = await shown(page);
-        await page.getByRole("button", {name: "Español"}).click();
-        await ready(page, "es");
-        const after = await shown(page);
-        await page.reload();
-        await ready(page);
-        const reloaded = await shown(page);
-        // Keyboard: focus the English button, press Enter.
-        await page.locator('.lang button[data-lang="en"]').focus();
-        await page.keyboard.press("Enter");
-        await ready(page, "en");
-        const byKeyboard = await shown(page);
-        await context.close();
-        return {before, after, reloaded, byKeyboard, requests: api(log),
-                console: log.console, errors: log.errors};
-    },
-
-    // Detail views by id, opened by deep links, and an unknown id.
-    async deepLinks() {
-        const out = {};
-        for (const [lang, hash] of cfg.deepLinks) {
-            const {context, page, log} = await open(lang);
-            await page.goto(cfg.origin + "/" + hash);
-            await page.waitForSelector('#detail[open]:is([data-state="ready"],[data-state="problem"])');
-            out[`${lang} ${hash}`] = await page.evaluate(() => ({
-                open: document.getElementById("detail").open,
-                state: document.getElementById("detail").dataset.state,
-                title: document.getElementById("detail-title").innerText,
-                body: document.getElementById("detail-body").innerText,
-                focused: document.activeElement && document.activeElement.id,
-                htmlLang: document.documentElement.lang,
-            }));
-            if (lang === "es") {
-                await page.screenshot({path: path.join(ART, `page-${lang}-detail-${hash.split("/")[2]}.png`)});
-            }
-            out[`${lang} ${hash}`].console = log.console;
-            await context.close();
-        }
-        return out;
-    },
-
-    // The skills search (q, debounced, never sent empty) and the company
-    // filter.
-    async search() {
-        const {context, page, log} = await open("en");
-        await page.goto(cfg.origin + "/");
-        await ready(page);
-        const box = page.locator("#skills-q");
-        const searched = page.waitForResponse((r) => r.url().includes("/skills?q="));
-        await box.fill(cfg.query);
-        await searched;
-        await page.waitForFunction(() => document.getElementById("skills-count").innerText !== "");
-        const found = await shown(page);
-        const count = await page.locator("#skills-count").innerText();
-        await box.fill("   ");
-        // The whole list again (perhaps from the browser's cache, which
-        // reports no response): wait for it on the page.
-        await page.waitForFunction((n) => document.getElementById("skills-count").innerText === ""
-                                   && document.querySelectorAll(".skill-group").length > n,
-                                   found.skills.length);
-        const cleared = await shown(page);
-        // Pressing Enter in the box searches at once.
-        await box.fill(cfg.noMatch);
-        await box.press("Enter");
-        await page.waitForFunction(() => document.getElementById("skills-count").innerText !== "");
-        const none = {count: await page.locator("#skills-count").innerText(),
-                      skills: (await shown(page)).skills};
-        const options = await page.locator("#company option").allInnerTexts();
-        const filteredAnswer = page.waitForResponse((r) => r.url().includes("/experience?company="));
-        await page.locator("#company").selectOption(cfg.company);
-        await filteredAnswer;
-        await page.waitForFunction(() => document.getElementById("experience-count").innerText !== "");
-        const filtered = await shown(page);
-        const filterCount = await page.locator("#experience-count").innerText();
-        await page.screenshot({path: path.join(ART, "page-en-search.png")});
-        await context.close();
-        return {found, count, cleared, none, options, filtered, filterCount,
-                requests: api(log), console: log.console, errors: log.errors};
-    },
-
-    // Keyboard only: the order Tab visits, a detail opened with Enter,
-    // closed with Escape, focus given back.
-    async keyboard() {
-        const {context, page} = await open("en");
-        await page.goto(cfg.origin + "/");
-        await ready(page);
-        const order = [];
-        for (let i = 0; i < 14; i++) {
-            await page.keyboard.press("Tab");
-            order.push(await page.evaluate(() => {
-                const e = document.activeElement;
-                const r = e.getBoundingClientRect();
-                const st = getComputedStyle(e);
-                // Visible and not obscured (WCAG 2.2 2.4.11): what is
-                // drawn at its centre is the element itself.
-                const atCentre = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-                return {tag: e.tagName.toLowerCase(), text: (e.innerText || e.value || "").trim().slice(0, 40),
-                        visible: r.width > 0 && r.height > 0 && r.top >= 0 && r.bottom <= innerHeight
-                                 && !!atCentre && (e === atCentre || e.contains(atCentre)),
-                        outline: st.outlineStyle !== "none" && parseFloat(st.outlineWidth) >= 2};
-            }));
-        }
-        // The skip link moves focus into main.
-        await page.keyboard.press("Shift+Tab");
-        await page.goto(cfg.origin + "/");
-        await ready(page);
-        await page.keyboard.press("Tab");
-        const skip = await page.evaluate(() => document.activeElement.className);
-        await page.keyboard.press("Enter");
-        const afterSkip = await page.evaluate(() => document.activeElement.id);
-        // A "Details" link: focus it, Enter, Escape.
-        const details = page.locator('#experience a[href^="#/experience/"]').first();
-        await details.focus();
-        const href = await details.getAttribute("href");
-        await page.keyboard.press("Enter");
-        await page.waitForSelector('#detail[open][data-state="ready"]');
-        const inDialog = await page.evaluate(() => document.getElementById("detail").contains(document.activeElement));
-        const hashOpen = await page.evaluate(() => location.hash);
-        await page.keyboard.press("Escape");
-        await page.waitForSelector("#detail:not([open])", {state: "attached"});
-        const back = await page.evaluate(() => ({href: document.activeElement.getAttribute("href"),
-                                                 hash: location.hash}));
-        await context.close();
-        return {order, skip, afterSkip, href, inDialog, hashOpen, back};
-    },
-
-    // Print to PDF, and the print stylesheet's layout.
-    async print() {
-        const {context, page} = await open("en");
-        await page.goto(cfg.origin + "/");
-        await ready(page);
-        await page.emulateMedia({media: "print"});
-        const layout = await page.evaluate(() => {
-            const vis = (sel) => [...document.querySelectorAll(sel)].some((e) => e.offsetParent !== null || getComputedStyle(e).display !== "none" && e.getClientRects().length > 0);
-            return {bar: vis(".bar"), search: vis("#skills-form"), details: vis(".more"),
-                    caseStudyParts: vis(".printonly"), name: vis("#name"),
-                    urlsWritten: getComputedStyle(document.querySelector('#contact a[href^="mailto:"]'), "::after").content};
-        });
-        await page.screenshot({path: path.join(ART, "page-en-print.png"), fullPage: true});
-        const pdf = path.join(ART, "page-en.pdf");
-        await page.pdf({path: pdf, format: "A4", printBackground: false});
-        const bytes = fs.readFileSync(pdf);
-        const pages = (bytes.toString("latin1").match(/\/Type\s*\/Page[^s]/g) || []).length;
-        await context.close();
-        return {layout, pdf, size: bytes.length, pages,
-                head: bytes.subarray(0, 5).toString("latin1")};
-    },
-
-    // The page's own link check, run in the browser on the page's module.
-    async links() {
-        const {context, page} = await open("en");
-        await page.goto(cfg.origin + "/");
-        await ready(page);
-        const result = await page.evaluate(async (urls) => {
-            const m = await import(new URL("js/dom.js", document.baseURI).href);
-            return urls.map((u) => [u, m.safeHref(u), m.link(u, "x").tagName]);
-        }, cfg.urls);
-        await context.close();
-        return result;
-    },
-
-    // The server goes away after the page loaded (the browser offline:
-    // every request fails as a refused connection does), then comes back.
-    async down() {
-        const {context, page, log} = await open("en");
-        await page.goto(cfg.origin + "/");
-        await ready(page, "en");
-        await context.setOffline(true);
-        await page.getByRole("button", {name: "Español"}).click();
-        await page.waitForSelector('#banner[data-state="down"]:not([hidden])');
-        const banner = await page.locator("#banner-text").innerText();
-        const kept = await shown(page);
-        await page.screenshot({path: path.join(ART, "page-en-down.png")});
-        await context.setOffline(false);
-        await page.locator("#banner-retry").click();
-        await ready(page, "es");
-        const back = {hidden: await page.locator("#banner").isHidden(), shown: await shown(page)};
-        await context.close();
-        return {banner, kept, back, errors: log.errors};
-    },
-
-    // A base whose data never loaded: 503 with Retry-After, a countdown.
-    async unavailable() {
-        const out = {};
-        for (const lang of ["en", "es"]) {
-            const {context, page, log} = await open(lang);
-            await page.goto(cfg.origin + cfg.brokenPath);
-            await page.waitForSelector('#banner[data-state="unavailable"]:not([hidden])');
-            const first = await page.locator("#banner-text").innerText();
-            const detail = await page.locator("#banner-detail").innerText();
-            await page.waitForTimeout(2200);
-            const later = await page.locator("#banner-text").innerText();
-            await page.screenshot({path: path.join(ART, `page-${lang}-503.png`)});
-            out[lang] = {first, later, detail, htmlLang: await page.evaluate(() => document.documentElement.lang),
-                         axe: await axe(page), statuses: api(log).map((r) => r.status)};
-            await context.close();
-        }
-        return out;
-    },
-
-    // en -> es -> en -> es -> en: API requests that reached the network
-    // at each step, for the page at each path (one base, one base per
-    // language).
-    async toggles() {
-        const out = {};
-        for (const p of cfg.togglePaths) {
-            const {context, page, log} = await open("en");
-            await page.goto(cfg.origin + p);
-            await ready(page, "en");
-            await page.waitForLoadState("networkidle");
-            // What reached the network: Resource Timing's transferSize is 0
-            // for an answer the browser's cache gave without asking.
-            const network = () => page.evaluate(() => {
-                const n = performance.getEntriesByType("resource")
-                    .filter((e) => /\/api\/v1\//.test(e.name) && e.transferSize > 0).length;
-                performance.clearResourceTimings();
-                return n;
-            });
-            const counts = [await network()];
-            const fetched = [];
-            for (const lang of ["es", "en", "es", "en"]) {
-                const n = api(log).length;
-                await page.locator(`.lang button[data-lang="${lang}"]`).click();
-                await ready(page, lang);
-                await page.waitForLoadState("networkidle");
-                counts.push(await network());
-                fetched.push(api(log).length - n);
-            }
-            out[p] = {counts, fetched, requests: api(log)};
-            await context.close();
-        }
-        return out;
-    },
-};
-
-const results = {};
-for (const name of cfg.scenarios) {
+async function state(st) {
+    const {context, page, log} = await open(st);
+    const out = {key: st.key, js: st.js !== false, viewport: st.viewport};
     try {
-        results[name] = await scenarios[name]();
+        const resp = await page.goto(st.url, {waitUntil: "load"});
+        out.status = resp ? resp.status() : null;
+        out.contentLanguage = resp ? resp.headers()["content-language"] || null : null;
+        await settle(page, st);
+        Object.assign(out, await page.evaluate(facts));
+        out.axe = await axe(page, st.js !== false);
+        if (st.shot) {
+            out.screenshot = path.join(ART, st.shot + ".png");
+            await page.screenshot({path: out.screenshot, fullPage: true});
+        }
     }
     catch (err) {
-        results[name] = {error: String(err && err.stack || err)};
+        out.error = String(err && err.stack || err);
     }
+    await context.close();
+    return Object.assign(out, log);
 }
+
+/** The case-study dialog: a click on a case study's link in the page
+ *  with JavaScript on, then Escape. */
+async function dialog(d) {
+    const st = {lang: d.lang, viewport: d.viewport, js: true};
+    const {context, page, log} = await open(st);
+    const out = {};
+    try {
+        await page.goto(d.url, {waitUntil: "load"});
+        await settle(page, st);
+        out.urlBefore = page.url();
+        out.historyBefore = await page.evaluate(() => history.length);
+        const link = page.locator(`main a[href$="/case-studies/${d.id}"]`).first();
+        out.href = await link.getAttribute("href");
+        await link.click();
+        const opened = await page.waitForFunction(() => {
+            const e = document.querySelector('dialog[open], [role="dialog"]:not([hidden]), [role="alertdialog"]:not([hidden])');
+            return e && e.getClientRects().length > 0 && e.textContent.trim() !== "" ? true : null;
+        }, null, {timeout: 5000}).then(() => true, () => false);
+        out.opened = opened;
+        out.urlOpen = page.url();
+        out.historyOpen = await page.evaluate(() => history.length);
+        out.navigated = out.urlOpen.split("#")[0] !== out.urlBefore.split("#")[0]
+            && !(await page.evaluate(() => !!document.querySelector("dialog[open]")));
+        if (opened) {
+            out.text = await page.evaluate(() => {
+                const e = document.querySelector('dialog[open], [role="dialog"]:not([hidden]), [role="alertdialog"]:not([hidden])');
+                return {tag: e.tagName.toLowerCase(), modal: e.matches(":modal"),
+                        text: e.textContent.replace(/\s+/g, " ").trim(),
+                        focusInside: e.contains(document.activeElement),
+                        label: e.getAttribute("aria-labelledby") || e.getAttribute("aria-label")};
+            });
+            out.axe = await axe(page);
+            out.screenshot = path.join(ART, d.shot + ".png");
+            await page.screenshot({path: out.screenshot});
+            await page.keyboard.press("Escape");
+            out.closed = await page.waitForFunction(() => !document.querySelector('dialog[open], [role="dialog"]:not([hidden]), [role="alertdialog"]:not([hidden])'),
+                                                    null, {timeout: 5000}).then(() => true, () => false);
+            // A close by history.back() settles asynchronously.
+            await page.waitForTimeout(300);
+            out.urlAfter = page.url();
+            out.historyAfter = await page.evaluate(() => history.length);
+            out.focusAfter = await page.evaluate(() => document.activeElement && document.activeElement.getAttribute("href"));
+        }
+        else {
+            out.error = `no dialog opened within 5 s of a click on ${out.href}` +
+                (out.navigated ? ` (the browser went to ${out.urlOpen} instead)` : "");
+            out.screenshot = path.join(ART, d.shot + ".png");
+            await page.screenshot({path: out.screenshot});
+        }
+        out.cspViolations = await page.evaluate(() => window.__cspViolations || []);
+    }
+    catch (err) {
+        out.error = String(err && err.stack || err);
+    }
+    await context.close();
+    return Object.assign(out, log);
+}
+
+/** The page printed to an A4 PDF (the test counts its pages and reads
+ *  page 1 with poppler-utils). */
+async function print(p) {
+    const st = {lang: p.lang, viewport: {width: 1280, height: 900}, js: true};
+    const {context, page, log} = await open(st);
+    const out = {pdf: p.pdf};
+    try {
+        await page.goto(p.url, {waitUntil: "load"});
+        await settle(page, st);
+        await page.emulateMedia({media: "print"});
+        await page.pdf({path: p.pdf, format: "A4"});
+        out.size = fs.statSync(p.pdf).size;
+    }
+    catch (err) {
+        out.error = String(err && err.stack || err);
+    }
+    await context.close();
+    return Object.assign(out, log);
+}
+
+const results = {states: {}};
+for (const st of cfg.states || []) {
+    results.states[st.key] = await state(st);
+}
+if (cfg.dialog) {
+    results.dialog = await dialog(cfg.dialog);
+}
+if (cfg.print) {
+    results.print = await print(cfg.print);
+}
+results.chromium = browser.version();
 await browser.close();
 process.stdout.write(JSON.stringify(results));
