@@ -123,8 +123,28 @@ function facts() {
     while (walker.nextNode()) {
         comments.push(walker.currentNode.data.slice(0, 80));
     }
+    // Text nodes holding a bidi override (U+202E), and how many of them
+    // sit in an isolating element (<bdi>, dir=, unicode-bidi: isolate or
+    // plaintext) below <body>, which keeps the override from reordering
+    // the page's own text around it.
+    const bidi = {nodes: 0, isolated: 0};
+    const texts = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    while (texts.nextNode()) {
+        if (!texts.currentNode.data.includes("\u202e")) {
+            continue;
+        }
+        bidi.nodes++;
+        for (let e = texts.currentNode.parentElement; e && e !== document.body; e = e.parentElement) {
+            if (e.tagName === "BDI" || e.hasAttribute("dir")
+                || /isolate|plaintext/.test(getComputedStyle(e).unicodeBidi)) {
+                bidi.isolated++;
+                break;
+            }
+        }
+    }
     const de = document.documentElement;
     return {
+        bidi,
         url: location.href,
         htmlLang: de.getAttribute("lang"),
         title: document.title,
