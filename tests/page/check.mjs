@@ -265,6 +265,8 @@ async function dialog(d) {
         await settle(page, st);
         out.urlBefore = page.url();
         out.historyBefore = await page.evaluate(() => history.length);
+        // Where Back goes from here: the entry's index (Navigation API).
+        out.indexBefore = await page.evaluate(() => navigation.currentEntry.index);
         const link = page.locator(`main a[href$="/case-studies/${d.id}"]`).first();
         out.href = await link.getAttribute("href");
         await link.click();
@@ -295,7 +297,21 @@ async function dialog(d) {
             await page.waitForTimeout(300);
             out.urlAfter = page.url();
             out.historyAfter = await page.evaluate(() => history.length);
+            out.indexAfter = await page.evaluate(() => navigation.currentEntry.index);
             out.focusAfter = await page.evaluate(() => document.activeElement && document.activeElement.getAttribute("href"));
+            // Two more open-and-close cycles: history does not grow with
+            // them (a visitor from elsewhere needs one Back to leave).
+            for (let i = 0; i < 2; i++) {
+                await link.click();
+                await page.waitForSelector("dialog[open]", {timeout: 5000});
+                await page.keyboard.press("Escape");
+                await page.waitForFunction(() => !document.querySelector("dialog[open]"),
+                                           null, {timeout: 5000});
+                await page.waitForTimeout(300);
+            }
+            out.historyAfter3 = await page.evaluate(() => history.length);
+            out.indexAfter3 = await page.evaluate(() => navigation.currentEntry.index);
+            out.urlAfter3 = page.url();
         }
         else {
             out.error = `no dialog opened within 5 s of a click on ${out.href}` +
