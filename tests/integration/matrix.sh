@@ -36,7 +36,8 @@ export SRCDIR
 FILES="test_routes.py test_language.py test_validators.py test_errors.py
 test_cors.py test_methods.py test_query.py test_encoding.py test_datafile.py
 test_lastgood.py test_coexistence.py test_bad_data.py
-test_real_configs.py test_status.py test_logging.py test_reload_unchanged.py"
+test_real_configs.py test_status.py test_logging.py test_reload_unchanged.py
+test_page_http.py"
 if [ -z "${MATRIX_CONFIGS:-}" ]; then
     MATRIX_CONFIGS="worker prefork debian php"
     if [ -n "${SANITIZER_RUNTIME:-}" ]; then
