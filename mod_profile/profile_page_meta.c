@@ -113,7 +113,7 @@ static json_t *person(const profile_store_t *st, json_t *root, int l,
     json_t *prof = json_object_get(root, "profile");
     json_t *contact = json_object_get(root, "contact");
     json_t *p = json_object(), *same = json_array(), *alumni = json_array();
-    json_t *knows = json_array(), *v, *it;
+    json_t *knows = json_array(), *works = json_array(), *v, *it;
     const char *fb = st->fallback >= 0 ? st->langs[st->fallback] : NULL;
     size_t i, j;
     int fell = 0;
@@ -143,6 +143,25 @@ static json_t *person(const profile_store_t *st, json_t *root, int l,
             json_array_append_new(same, json_string(u));
         }
     }
+    /* worksFor: the roles the data says are ongoing (a start and no
+     * end, CONTRACT §9); a period's text says nothing a machine may
+     * trust. */
+    json_array_foreach(json_object_get(root, "experience"), i, it) {
+        json_t *org;
+        const char *u = json_string_value(json_object_get(it, "companyUrl"));
+
+        if (json_object_get(it, "start") == NULL
+            || json_object_get(it, "end") != NULL) {
+            continue;
+        }
+        org = json_object();
+        set_new(org, "@type", json_string("Organization"));
+        set_new(org, "name", served(st, json_object_get(it, "company"), l));
+        if (u != NULL && *u) {
+            set_new(org, "url", json_string(u));
+        }
+        json_array_append_new(works, org);
+    }
     json_array_foreach(json_object_get(root, "education"), i, it) {
         json_t *org = json_object();
         const char *u = json_string_value(json_object_get(it,
@@ -164,6 +183,12 @@ static json_t *person(const profile_store_t *st, json_t *root, int l,
         json_array_foreach(list, j, v) {
             json_array_append_new(knows, served(st, v, l));
         }
+    }
+    if (json_array_size(works) > 0) {
+        set_new(p, "worksFor", works);
+    }
+    else {
+        json_decref(works);
     }
     set_new(p, "sameAs", same);
     set_new(p, "alumniOf", alumni);

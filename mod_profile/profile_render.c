@@ -139,6 +139,9 @@ void profile_render_object(profile_sbuf_t *b, const profile_field_t *fields,
 
     SB_LIT(b, "{");
     for (f = fields; f->name; f++) {
+        if (f->kind == PROFILE_K_DATE) {
+            break;              /* no API field: the table's last ones */
+        }
         if (f != fields) {
             SB_LIT(b, ",");
         }

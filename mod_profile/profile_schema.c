@@ -36,6 +36,8 @@ static const profile_field_t experience_fields[] = {
     {"context", PROFILE_K_TEXT, NULL},
     {"period", PROFILE_K_TEXT, NULL},
     {"highlights", PROFILE_K_TEXTLIST, NULL},
+    {"start", PROFILE_K_DATE, NULL},
+    {"end", PROFILE_K_DATE, NULL},
     {NULL, 0, NULL}
 };
 
@@ -44,6 +46,8 @@ static const profile_field_t education_fields[] = {
     {"credential", PROFILE_K_TEXT, NULL},
     {"institution", PROFILE_K_TEXT, NULL},
     {"institutionUrl", PROFILE_K_URL, NULL},
+    {"start", PROFILE_K_DATE, NULL},
+    {"end", PROFILE_K_DATE, NULL},
     {NULL, 0, NULL}
 };
 

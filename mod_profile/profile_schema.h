@@ -26,7 +26,10 @@ typedef enum {
     PROFILE_K_OBJLIST,  /* an array of objects described by `sub` */
     PROFILE_K_LANGS,    /* the optional "languages" declaration */
     PROFILE_K_SCHEMA,   /* the optional "$schema" (for editors; ignored) */
-    PROFILE_K_FALLBACK  /* the optional "fallback": a declared language */
+    PROFILE_K_FALLBACK, /* the optional "fallback": a declared language */
+    PROFILE_K_DATE      /* an optional date, YYYY or YYYY-MM (start, end):
+                         * no API field; a record with a start may omit
+                         * its period, written from the dates */
 } profile_kind_e;
 
 /* One field of an object; a table of them ends with a NULL name. */

@@ -21,6 +21,7 @@
 #include <apr_strings.h>
 #include <jansson.h>
 
+#include "profile_dates.h"
 #include "profile_estimate.h"
 #include "profile_etag.h"
 #include "profile_finish.h"
@@ -322,6 +323,9 @@ apr_status_t profile_store_parse_opts(profile_store_t **out,
         rv = refused(errmsg, problems, o, name, p);
         goto leave;
     }
+    /* The periods a record leaves to its dates (CONTRACT §9), before
+     * anything counts or renders its texts. */
+    profile_date_periods(root, langs, nlangs);
     /* Before the expensive work, the same verdict validating only
      * (configtest) as loading: the estimate counts coded forms always. */
     profile_estimate(&est, root, langs, nlangs, len, o->npages);

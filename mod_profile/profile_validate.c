@@ -21,6 +21,7 @@
 #include <apr_lib.h>
 #include <apr_strings.h>
 
+#include "profile_dates.h"
 #include "profile_lang.h"
 #include "profile_schema.h"
 #include "profile_text.h"
@@ -279,7 +280,8 @@ static int check_value(vctx_t *c, const profile_field_t *f, json_t *v,
             "an id",
             "a kind", "a string", "an object", "an array of objects",
             "an array of language tags", "a string (the schema's URL)",
-            "a language tag (one of the file's languages)"
+            "a language tag (one of the file's languages)",
+            "a date, YYYY or YYYY-MM"
         };
         return fail(c, at, "null is not allowed (expected %s)",
                     expected[f->kind]);
@@ -350,6 +352,16 @@ static int check_value(vctx_t *c, const profile_field_t *f, json_t *v,
          * here, where the declaration stands in the file. */
         profile_problems_cat(c->problems, c->lang_problems);
         return c->lang_problems->total ? -1 : 0;
+    case PROFILE_K_DATE:
+        if (!json_is_string(v)) {
+            return fail(c, at, "expected a date, YYYY or YYYY-MM (a plain "
+                        "string), found %s", type_name(v));
+        }
+        if (!profile_date_valid(json_string_value(v))) {
+            return fail(c, at, "bad date %s: dates are YYYY or YYYY-MM "
+                        "(2021, 2021-03)", quoted(c, json_string_value(v)));
+        }
+        return 0;
     case PROFILE_K_FALLBACK:
         /* Found first, by find_fallback(), and judged here. */
         if (!json_is_string(v)) {
@@ -364,6 +376,56 @@ static int check_value(vctx_t *c, const profile_field_t *f, json_t *v,
         return 0;
     }
     return 0;
+}
+
+/* A record's dates (CONTRACT §9): an end needs a start, and is not
+ * before it. */
+static int check_dates(vctx_t *c, json_t *v, const path_t *at)
+{
+    const char *start = json_string_value(json_object_get(v, "start"));
+    const char *end = json_string_value(json_object_get(v, "end"));
+    path_t here = {.up = at, .key = "end"};
+
+    if (end == NULL) {
+        return 0;
+    }
+    if (start == NULL) {
+        return fail(c, &here, "an end without a start (give \"start\" "
+                    "too, or neither)");
+    }
+    if (profile_date_cmp(end, start) < 0) {
+        return fail(c, &here, "the end %s is before the start %s",
+                    quoted(c, end), quoted(c, start));
+    }
+    return 0;
+}
+
+/* Whether missing field f (a period) of record v is written from its
+ * start (CONTRACT §9): in every language the module has date words for;
+ * a language without them needs the period given, unless the fallback,
+ * which has them, stands in for it.  Else a problem is said (*rv). */
+static int written_from_dates(vctx_t *c, const profile_field_t *fields,
+                              json_t *v, const profile_field_t *f,
+                              const path_t *at, int *rv)
+{
+    int i;
+
+    if (strcmp(f->name, "period") != 0
+        || profile_schema_field(fields, "start") == NULL
+        || json_object_get(v, "start") == NULL) {
+        return 0;
+    }
+    for (i = 0; c->langs_ok && i < c->nlangs; i++) {
+        if (profile_date_words(c->langs[i]) == NULL
+            && (c->fallback < 0
+                || profile_date_words(c->langs[c->fallback]) == NULL)) {
+            *rv = fail(c, at, "missing \"period\" in %s: the module writes "
+                       "periods from start and end in en, es, de, fr and "
+                       "pt; give \"period\" (or a fallback language)",
+                       quoted(c, c->langs[i]));
+        }
+    }
+    return 1;                   /* written, or said why not */
 }
 
 static int check_object(vctx_t *c, const profile_field_t *fields, json_t *v,
@@ -391,10 +453,14 @@ static int check_object(vctx_t *c, const profile_field_t *fields, json_t *v,
     for (f = fields; f->name; f++) {
         path_t here = {.up = at, .key = f->name};
         if (f->kind != PROFILE_K_LANGS && f->kind != PROFILE_K_SCHEMA
-            && f->kind != PROFILE_K_FALLBACK
-            && json_object_get(v, f->name) == NULL) {
+            && f->kind != PROFILE_K_FALLBACK && f->kind != PROFILE_K_DATE
+            && json_object_get(v, f->name) == NULL
+            && !written_from_dates(c, fields, v, f, &here, &rv)) {
             rv = fail(c, &here, "missing required field \"%s\"", f->name);
         }
+    }
+    if (rv == 0 && check_dates(c, v, at) != 0) {
+        rv = -1;
     }
     return rv;
 }

@@ -77,6 +77,21 @@ static int set_dates(jr_export_t *ex, json_t *obj, const char *text)
     return 0;
 }
 
+/* Sets startDate and endDate of obj from the dates record e gives
+ * (CONTRACT §9: they win over any period text); 0 when it gives them. */
+static int given_dates(json_t *obj, json_t *e)
+{
+    const char *start = json_string_value(json_object_get(e, "start"));
+
+    if (start == NULL) {
+        return -1;
+    }
+    pc_jr_set_str(obj, "startDate", start);
+    pc_jr_set_str(obj, "endDate",
+                  json_string_value(json_object_get(e, "end")));
+    return 0;
+}
+
 static json_t *export_basics(jr_export_t *ex, json_t *data)
 {
     json_t *b = json_object(), *profiles = json_array(), *profile, *e;
@@ -156,7 +171,7 @@ static void export_work(jr_export_t *ex, json_t *e, json_t *w)
     }
     pc_jr_set_str(w, "position", txk(ex, e, "role"));
     pc_jr_set_str(w, "url", pc_jr_str(e, "companyUrl"));
-    if (set_dates(ex, w, per) < 0) {
+    if (given_dates(w, e) < 0 && set_dates(ex, w, per) < 0) {
         pc_jr_note(&ex->c, apr_psprintf(ex->c.p, "experience \"%s\": period "
                                         "\"%s\" is not a date range: no "
                                         "startDate or endDate",
@@ -179,7 +194,11 @@ static void export_education(jr_export_t *ex, json_t *e, json_t *ed)
         sep = s;
     }
     dates = sep ? sep + strlen(JR_SEP) : cred;
-    if (*dates && pc_jr_parse_period(&start, &end, dates, ex->c.p) == 0) {
+    if (given_dates(ed, e) == 0) {
+        pc_jr_set_str(ed, "studyType", cred);
+    }
+    else if (*dates
+             && pc_jr_parse_period(&start, &end, dates, ex->c.p) == 0) {
         pc_jr_set_str(ed, "studyType", apr_pstrndup(ex->c.p, cred,
                                                     sep ? sep - cred : 0));
         pc_jr_set_str(ed, "startDate", start);

@@ -11,51 +11,20 @@
 #include <apr_strings.h>
 
 #include "pc_jr.h"
+#include "profile_dates.h"
 
 #define JR_DASH "\xe2\x80\x93"          /* "–" in a period */
 
-typedef struct {
-    const char *lang;
-    const char *months[12];
-    const char *present;
-} jr_locale_t;
-
-/* How a period reads in each language (the usual abbreviations, each one
- * pc_jr_dates.c reads back, as it reads the word for now); other
- * languages get ISO dates and an open end ("2019-04 –"). */
-static const jr_locale_t locales[] = {
-    {"en", {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep",
-            "Oct", "Nov", "Dec"}, "present"},
-    {"es", {"ene.", "feb.", "mar.", "abr.", "may.", "jun.", "jul.", "ago.",
-            "sept.", "oct.", "nov.", "dic."}, "actualidad"},
-    {"de", {"Jan.", "Feb.", "M\xc3\xa4rz", "Apr.", "Mai", "Juni", "Juli",
-            "Aug.", "Sept.", "Okt.", "Nov.", "Dez."}, "heute"},
-    {"fr", {"janv.", "f\xc3\xa9vr.", "mars", "avr.", "mai", "juin",
-            "juil.", "ao\xc3\xbbt", "sept.", "oct.", "nov.",
-            "d\xc3\xa9" "c."},        /* split: \xa9c would be one escape */
-     "aujourd\xe2\x80\x99hui"},
-    {"pt", {"jan.", "fev.", "mar.", "abr.", "mai.", "jun.", "jul.", "ago.",
-            "set.", "out.", "nov.", "dez."}, "presente"},
-};
-
-static const jr_locale_t *locale_of(const char *lang)
-{
-    size_t i;
-
-    for (i = 0; i < sizeof(locales) / sizeof(locales[0]); i++) {
-        if (strcmp(locales[i].lang, lang) == 0) {
-            return &locales[i];
-        }
-    }
-    return NULL;
-}
-
+/* How a period reads in each language: the core's date words
+ * (profile_dates.c), each one pc_jr_dates.c reads back, as it reads the
+ * word for now; other languages get ISO dates and an open end
+ * ("2019-04 –"). */
 /* A date as language `lang` writes it: "Dec 2013", "1 dic. 2013",
  * "2013"; ISO as it is for languages without a locale. */
 static const char *format_date(const char *date, const char *lang,
                                apr_pool_t *p)
 {
-    const jr_locale_t *l = locale_of(lang);
+    const profile_date_words_t *l = profile_date_words(lang);
     size_t n = strlen(date);
     const char *mon;
 
@@ -74,7 +43,7 @@ static const char *format_date(const char *date, const char *lang,
 const char *pc_jr_format_period(const char *start, const char *end,
                                 const char *lang, apr_pool_t *p)
 {
-    const jr_locale_t *l = locale_of(lang);
+    const profile_date_words_t *l = profile_date_words(lang);
     const char *s = *start ? format_date(start, lang, p) : "";
     const char *e = *end ? format_date(end, lang, p) : "";
 

@@ -297,6 +297,29 @@ CASES = {
         _then(_languages(["en"], lambda t: {"en": t["en"]}),
               ["experience", 0, "highlights"], {"en": [], "en-GB": []}),
         False, "$.experience[0].highlights:"),
+    # -- dates (CONTRACT §9, revised 2026-11-28)
+    "dates_with_a_period": (
+        _then(_set(["experience", 0, "start"], "2021-03"),
+              ["experience", 0, "end"], "2022"), True),
+    "dates_instead_of_a_period": (
+        _then(_set(["experience", 0, "start"], "2021-03"),
+              ["experience", 0, "period"], _DELETE), True),
+    "dates_of_studies": (
+        _then(_set(["education", 1, "start"], "2009"),
+              ["education", 1, "end"], "2013-06"), True),
+    "neither_dates_nor_period": (_del(["experience", 0, "period"]), False,
+                                 "$.experience[0].period:"),
+    "an_end_without_a_start": (_set(["experience", 2, "end"], "2020"),
+                               False, "$.experience[2].end:"),
+    "a_day_in_a_date": (_set(["experience", 1, "start"], "2021-03-04"),
+                        False, "$.experience[1].start:"),
+    "month_13": (_set(["education", 0, "start"], "2021-13"), False,
+                 "$.education[0].start:"),
+    "a_date_as_a_number": (_set(["experience", 1, "start"], 2021), False,
+                           "$.experience[1].start:"),
+    "a_date_per_language": (_set(["experience", 1, "start"],
+                                 {"en": "2021", "es": "2021"}), False,
+                            "$.experience[1].start:"),
     # -- a fallback language (CONTRACT §9, revised 2026-11-26)
     "fallback_en": (_set(["fallback"], "en"), True),
     "fallback_en_texts_lack_es": (

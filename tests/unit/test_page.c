@@ -4,7 +4,8 @@
  * what a URL below the base answers (profile_page_answer()), the bodies
  * rendered at load (one per language and record, sharing nothing with the
  * API's bodies), escaping for each place a value lands, and the memory
- * estimate that counts them.
+ * estimate that counts them; and a record's dates (CONTRACT §9): the
+ * periods written from them, worksFor, their checks.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -296,6 +297,120 @@ static void unavailable_is_a_page_in_the_visitors_language(void **state)
     assert_non_null(strstr(body(p, &r), "href=\"/static/page.css\""));
 }
 
+/* The sample, experience[0] ongoing since 2021-03 and [1] from 2018-05
+ * to 2021-02, both without a period. */
+static json_t *dated(void)
+{
+    json_t *d = sample(), *exp = json_object_get(d, "experience");
+    json_t *a = json_array_get(exp, 0), *b = json_array_get(exp, 1);
+
+    json_object_del(a, "period");
+    json_object_set_new(a, "start", json_string("2021-03"));
+    json_object_del(b, "period");
+    json_object_set_new(b, "start", json_string("2018-05"));
+    json_object_set_new(b, "end", json_string("2021-02"));
+    return d;
+}
+
+static const char *refusal(apr_pool_t *p, json_t *doc)
+{
+    char *text = json_dumps(doc, JSON_INDENT(2));
+    profile_store_t *st = NULL;
+    const char *err = NULL;
+
+    json_decref(doc);
+    assert_int_not_equal(profile_store_parse(&st, &err, text, strlen(text),
+                                             "mem.json", 0, p),
+                         APR_SUCCESS);
+    free(text);
+    return err;
+}
+
+static void periods_are_written_from_dates(void **state)
+{
+    apr_pool_t *p = *state;
+    profile_store_t *st = load(p, dated());
+    const profile_coll_t *c = &st->coll[PROFILE_COLL_EXPERIENCE];
+    const char *en = apr_pstrmemdup(p, c->items[0].body[0].data,
+                                    c->items[0].body[0].len);
+    const char *es = apr_pstrmemdup(p, c->items[1].body[1].data,
+                                    c->items[1].body[1].len);
+
+    assert_non_null(strstr(en, "\"period\":\"Mar 2021 \xe2\x80\x93 "
+                               "present\""));
+    assert_non_null(strstr(es, "\"period\":\"may. 2018 \xe2\x80\x93 "
+                               "feb. 2021\""));
+    /* The dates are no API field. */
+    assert_null(strstr(en, "\"start\""));
+    assert_null(strstr(es, "\"end\""));
+}
+
+static void an_ongoing_role_is_where_the_person_works(void **state)
+{
+    apr_pool_t *p = *state;
+    profile_store_t *st = load(p, dated());
+    profile_response_t r = answer(p, st, "/en/", NULL);
+    const char *b = body(p, &r);
+
+    assert_non_null(strstr(b, "\"worksFor\":[{\"@type\":\"Organization\","
+                              "\"name\":\"Norteverde Energ\xc3\xad" "a\""));
+    /* The role that ended is not. */
+    assert_null(strstr(b, "\"name\":\"Hafenstra"));
+    r = answer(p, load(p, sample()), "/en/", NULL);
+    assert_null(strstr(body(p, &r), "worksFor"));
+}
+
+static void dates_are_checked(void **state)
+{
+    apr_pool_t *p = *state;
+    json_t *d = dated();
+    json_t *rec = json_array_get(json_object_get(d, "experience"), 1);
+
+    json_object_set_new(rec, "end", json_string("2017"));
+    assert_non_null(strstr(refusal(p, d), "$.experience[1].end: the end "
+                                          "\"2017\" is before the start"));
+    d = dated();
+    rec = json_array_get(json_object_get(d, "experience"), 2);
+    json_object_set_new(rec, "end", json_string("2016"));
+    assert_non_null(strstr(refusal(p, d), "$.experience[2].end: an end "
+                                          "without a start"));
+    d = dated();
+    rec = json_array_get(json_object_get(d, "education"), 0);
+    json_object_set_new(rec, "start", json_string("2021-1"));
+    assert_non_null(strstr(refusal(p, d), "$.education[0].start: bad "
+                                          "date"));
+}
+
+static void a_language_without_date_words_needs_its_period(void **state)
+{
+    apr_pool_t *p = *state;
+    const char *err;
+    json_t *d = json_pack("{s:[s,s],s:{s:s,s:s,s:s},s:[],s:[{s:s,s:s,s:s,s:s,"
+                  "s:s,s:[],s:s}],s:[],s:{s:[],s:[]},s:[],s:[]}",
+                  "languages", "en", "nl",
+                  "profile", "name", "A", "headline", "B", "summary", "C",
+                  "skills",
+                  "experience", "id", "x", "role", "R", "company", "C",
+                  "companyUrl", "", "context", "", "highlights",
+                  "start", "2020",
+                  "education", "contact", "contacts", "links",
+                  "caseStudies", "metrics");
+    err = refusal(p, json_deep_copy(d));
+    assert_non_null(strstr(err, "$.experience[0].period: missing "
+                                "\"period\" in \"nl\""));
+    /* With a fallback that has them, it stands in. */
+    json_object_set_new(d, "fallback", json_string("en"));
+    {
+        profile_store_t *st = load(p, d);
+        const profile_body_t *nl =
+            &st->coll[PROFILE_COLL_EXPERIENCE].items[0].body[1];
+
+        assert_non_null(strstr(apr_pstrmemdup(p, nl->data, nl->len),
+                               "\"period\":\"2020 \xe2\x80\x93 present\""));
+        assert_true(nl->fell_back);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -309,6 +424,10 @@ int main(void)
         UNIT_TEST(validators_methods_and_coded_forms),
         UNIT_TEST(the_estimate_counts_the_pages),
         UNIT_TEST(unavailable_is_a_page_in_the_visitors_language),
+        UNIT_TEST(periods_are_written_from_dates),
+        UNIT_TEST(an_ongoing_role_is_where_the_person_works),
+        UNIT_TEST(dates_are_checked),
+        UNIT_TEST(a_language_without_date_words_needs_its_period),
     };
 
     return cmocka_run_group_tests(tests, unit_group_setup,
