@@ -332,10 +332,13 @@ int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *plog,
         return OK;
     }
     /* Which version runs, once per start and restart (as httpd's own
-     * AH00163/AH00489 say its own), not in the Server header. */
+     * AH00163/AH00489 say its own), not in the Server header; and
+     * jansson's, whose internals the memory bound's estimate follows
+     * (profile_estimate.c): a library upgraded under the build shows. */
     ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PROFILE_LOGNO(0008)
-                 "mod_profile/%s loaded (configuration generation %d)",
-                 PROFILE_VERSION, gen);
+                 "mod_profile/%s loaded (configuration generation %d); "
+                 "jansson %s (built with %s)", PROFILE_VERSION, gen,
+                 jansson_version_str(), JANSSON_VERSION);
     profile_module_build(build, sizeof(build), ptemp);
     for (hi = mc ? apr_hash_first(ptemp, mc->files) : NULL; hi;
          hi = apr_hash_next(hi)) {
