@@ -150,7 +150,8 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
 {
     profile_load_opts_t opts = {.render = 1};
     profile_store_t *store = NULL;
-    const char *err = NULL, *why;
+    const char *err = NULL, *bytes = NULL;
+    apr_size_t len = 0;
     apr_pool_t *np = NULL;
     apr_time_t t0 = apr_time_now(), mtime;
     char at[APR_CTIME_LEN];
@@ -160,6 +161,8 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
     opts.problems = profile_problems_make(ptemp, 1);
     opts.pages = (const profile_page_where_t *)d->pages->elts;
     opts.npages = d->pages->nelts;
+    opts.bytes = &bytes;
+    opts.len = &len;
     /* (profile_holder() gave a holder of this build: h->store is this
      * build's or NULL.) */
     if (h->store != NULL
@@ -186,10 +189,10 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
     }
     else if (profile_store_load(&store, &err, d->path, &opts, np)
              == APR_SUCCESS) {
-        /* The bytes too, in the store's pool: what another build loads
-         * should this file be bad after an upgrade. */
-        why = profile_same_copy(&h->kept.bytes, &h->kept.len, store, d->path,
-                              np);
+        /* The bytes too, those loaded, in the store's pool: what another
+         * build loads should this file be bad after an upgrade. */
+        h->kept.bytes = bytes;
+        h->kept.len = len;
         if (h->store_pool != NULL) {
             apr_pool_destroy(h->store_pool);
         }
@@ -208,13 +211,6 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
                      h->kept.loaded_in / 1e6, store->compressed
                      ? "with gzip and br forms"
                      : "no compressed forms (compress=off)");
-        if (why != NULL) {
-            ap_log_error(APLOG_MARK, APLOG_WARNING, 0, s,
-                         PROFILE_LOGNO(0013) "ProfileData %s: no copy of "
-                         "the file's bytes is kept (%s): should the module "
-                         "be upgraded while the file is bad, its locations "
-                         "would answer 503 until it loads", d->path, why);
-        }
         return;
     }
     /* Said at every restart, one line: the first problem and how many

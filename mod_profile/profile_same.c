@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_same.c -- whether a data file still holds the bytes a store
- * was loaded from, and a copy of them (profile_same.h).
+ * was loaded from (profile_same.h).
  */
 #include <string.h>
 
@@ -72,44 +72,4 @@ int profile_same_file(const profile_store_t *st, const char *st_build,
     }
     apr_file_close(f);
     return same;
-}
-
-const char *profile_same_copy(const char **bytes, apr_size_t *len,
-                              const profile_store_t *st, const char *path,
-                              apr_pool_t *p)
-{
-    unsigned char md5[APR_MD5_DIGESTSIZE];
-    apr_file_t *f = NULL;
-    apr_finfo_t fi;
-    apr_size_t got = 0;
-    char *buf;
-    const char *why = NULL;
-
-    *bytes = NULL;
-    *len = 0;
-    /* As the loader opens it (a regular file, never blocking): it may
-     * have been replaced since it was loaded. */
-    if (profile_data_open(&f, &fi, &why, path, p) != APR_SUCCESS) {
-        why = apr_pstrcat(p, "the file could not be read again: ", why,
-                          NULL);
-        goto leave;
-    }
-    buf = apr_palloc(p, st->size + 1);
-    if (fi.size != (apr_off_t)st->size
-        || (apr_file_read_full(f, buf, st->size, &got) != APR_SUCCESS
-            && st->size != 0)
-        || got != st->size
-        || (apr_md5(md5, buf, got), memcmp(md5, st->md5, sizeof(md5)))) {
-        why = "the file changed while it was loaded";
-        goto leave;
-    }
-    buf[got] = '\0';
-    *bytes = buf;
-    *len = got;
-
-leave:
-    if (f != NULL) {
-        apr_file_close(f);
-    }
-    return why;
 }

@@ -2,9 +2,7 @@
 /*
  * profile_same.h -- whether a data file still holds the very bytes a
  * store was loaded from, so that a restart may keep the store rather
- * than parse, render and compress it all again (CONTRACT §9), and a copy
- * of those bytes, which another build of the module can load should the
- * file be bad after an upgrade.  The bytes are compared by their size
+ * than parse, render and compress it all again (CONTRACT §9).  The bytes are compared by their size
  * and MD5, never by the file's times (a same-size edit whose
  * modification time was reset by cp -p, rsync -t, tar or touch -r must
  * still be loaded).  MD5 is there to notice change, not to resist an
@@ -30,11 +28,6 @@ int profile_same_file(const profile_store_t *st, const char *st_build,
                       const char *path, const char *build,
                       const profile_load_opts_t *opts, apr_time_t *mtime,
                       apr_pool_t *ptemp);
-/* Reads the file at `path` again into a NUL-terminated copy in p
- * (*bytes, *len) if it still holds the bytes `st` was loaded from; else
- * *bytes is NULL and the answer says why (NULL: copied). */
-const char *profile_same_copy(const char **bytes, apr_size_t *len,
-                              const profile_store_t *st, const char *path,
-                              apr_pool_t *p);
+
 
 #endif

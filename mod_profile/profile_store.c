@@ -215,7 +215,7 @@ static void set_languages(profile_store_t *st, json_t *root, apr_pool_t *p)
 
 static const profile_load_opts_t default_opts = {
     .render = 1, .compress = 0, .max_size = 0, .problems = NULL,
-    .pages = NULL, .npages = 0
+    .pages = NULL, .npages = 0, .bytes = NULL, .len = NULL
 };
 
 /* A refusal: *errmsg says the problems; the caller's list gets them. */
@@ -451,7 +451,9 @@ apr_status_t profile_store_load(profile_store_t **out, const char **errmsg,
                            p);
         goto leave;
     }
-    buf = apr_palloc(tmp, (apr_size_t)fi.size + 1);
+    /* Bytes to keep are read once, into the store's pool (which the
+     * caller destroys after a refusal). */
+    buf = apr_palloc(o->bytes ? p : tmp, (apr_size_t)fi.size + 1);
     rv = apr_file_read_full(f, buf, (apr_size_t)fi.size, &got);
     if (rv != APR_SUCCESS && rv != APR_EOF) {
         refused_whole(errmsg, o, path, rv, apr_pstrcat(p, "cannot read the "
@@ -461,6 +463,11 @@ apr_status_t profile_store_load(profile_store_t **out, const char **errmsg,
     }
     rv = profile_store_parse_opts(out, errmsg, buf, got, path, fi.mtime, o,
                                   p);
+    if (rv == APR_SUCCESS && o->bytes != NULL) {
+        buf[got] = '\0';
+        *o->bytes = buf;
+        *o->len = got;
+    }
 
 leave:
     apr_pool_destroy(tmp);

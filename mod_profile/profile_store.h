@@ -63,6 +63,11 @@ typedef struct {
                                  * profile's pages are rendered for
                                  * (profile_page.h) */
     int npages;
+    const char **bytes;         /* non-NULL: a good load of a file sets
+                                 * it to the bytes loaded, NUL-ended, in
+                                 * the store's pool (what another build
+                                 * loads after an upgrade); else NULL */
+    apr_size_t *len;            /* with bytes: their length */
 } profile_load_opts_t;
 
 /* One element of a collection. */
