@@ -13,24 +13,28 @@
 
 int profile_args_origin(const char *s)
 {
-    const char *p = s;
+    apr_pool_t *p;
+    apr_uri_t u;
+    const char *c;
+    int ok;
 
-    if (!apr_isalpha(*p)) {
-        return 0;
-    }
-    while (apr_isalnum(*p) || *p == '+' || *p == '-' || *p == '.') {
-        p++;
-    }
-    if (strncmp(p, "://", 3) != 0 || p[3] == '\0') {
-        return 0;
-    }
-    for (p += 3; *p; p++) {
-        if (*p == '/' || *p == '?' || *p == '#' || *p == '*'
-            || apr_isspace(*p) || apr_iscntrl(*p)) {
+    /* No white space, control character or wildcard anywhere. */
+    for (c = s; *c; c++) {
+        if (apr_isspace(*c) || apr_iscntrl(*c) || *c == '*') {
             return 0;
         }
     }
-    return 1;
+    if (apr_pool_create(&p, NULL) != APR_SUCCESS) {
+        return 0;
+    }
+    /* scheme "://" host [":" port] and nothing else (RFC 6454). */
+    ok = apr_uri_parse(p, s, &u) == APR_SUCCESS && u.scheme != NULL
+         && strncmp(s + strlen(u.scheme), "://", 3) == 0
+         && u.hostname != NULL && *u.hostname != '\0' && u.user == NULL
+         && u.password == NULL && (u.path == NULL || *u.path == '\0')
+         && u.query == NULL && u.fragment == NULL;
+    apr_pool_destroy(p);
+    return ok;
 }
 
 int profile_args_seconds(int *out, const char *s)

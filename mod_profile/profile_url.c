@@ -2,8 +2,9 @@
 /*
  * profile_url.c -- the rule for the data file's links (CONTRACT §9):
  * empty, or an absolute URL of the scheme https, http, mailto or tel.
- * Only the parts the rule needs are read (RFC 3986: the scheme, and for
- * https and http the authority's host); what follows is the page's.
+ * APR's URI parser (apr_uri_parse, RFC 3986) reads the scheme and the
+ * host; only the allow-list, the characters refused and what each
+ * scheme needs are said here; what follows is the page's.
  *
  * Pure core: no httpd headers.
  */
@@ -11,86 +12,62 @@
 
 #include <apr_lib.h>
 #include <apr_cstr.h>
+#include <apr_strings.h>
+#include <apr_uri.h>
 
 #include "profile_url.h"
 
 static const char *const allowed[] = {"https", "http", "mailto", "tel",
                                       NULL};
 
-/* Non-zero when the authority a[0..n) (after "//") has a host: what is
- * left without the userinfo ("user@") and the port (":443"). */
-static int has_host(const char *a, apr_size_t n)
+/* Whether s[0..len) holds a space, a control character (NUL included)
+ * or DEL. */
+static int bad_char(const char *s, apr_size_t len)
 {
-    const char *at = NULL, *q;
+    apr_size_t i;
 
-    for (q = a; q < a + n; q++) {
-        if (*q == '@') {
-            at = q;
-        }
-    }
-    if (at != NULL) {
-        n -= (apr_size_t)(at + 1 - a);
-        a = at + 1;
-    }
-    if (n > 0 && *a == '[') {
-        /* An IP literal: "[::1]" has a host, "[]" none. */
-        q = memchr(a, ']', n);
-        return q != NULL && q > a + 1;
-    }
-    q = memchr(a, ':', n);
-    return (q != NULL ? (apr_size_t)(q - a) : n) > 0;
-}
-
-profile_url_e profile_url_check(const char *s, apr_size_t len)
-{
-    apr_size_t i, k, slen;
-    const char *rest;
-    apr_size_t rlen;
-
-    if (len == 0) {
-        return PROFILE_URL_OK;
-    }
-    /* scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":" */
-    if (!apr_isalpha(s[0])) {
-        return PROFILE_URL_RELATIVE;
-    }
-    for (slen = 1; slen < len && (apr_isalnum(s[slen]) || s[slen] == '+'
-                                  || s[slen] == '-' || s[slen] == '.');
-         slen++) {
-    }
-    if (slen == len || s[slen] != ':') {
-        return PROFILE_URL_RELATIVE;
-    }
-    for (k = 0; allowed[k]; k++) {
-        if (strlen(allowed[k]) == slen
-            && apr_cstr_casecmpn(s, allowed[k], slen) == 0) {
-            break;
-        }
-    }
-    if (allowed[k] == NULL) {
-        return PROFILE_URL_SCHEME;
-    }
     for (i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
 
         if (c <= 0x20 || c == 0x7F) {
-            return PROFILE_URL_BAD_CHAR;
+            return 1;
         }
     }
-    rest = s + slen + 1;
-    rlen = len - slen - 1;
-    if (k >= 2) {
-        /* mailto:, tel: */
-        return rlen > 0 ? PROFILE_URL_OK : PROFILE_URL_NO_TARGET;
+    return 0;
+}
+
+profile_url_e profile_url_check(const char *s, apr_size_t len)
+{
+    apr_pool_t *p;
+    apr_uri_t u;
+    apr_status_t rv;
+    profile_url_e why;
+    int k;
+
+    if (len == 0) {
+        return PROFILE_URL_OK;
     }
-    if (rlen < 2 || rest[0] != '/' || rest[1] != '/') {
-        return PROFILE_URL_NO_HOST;
+    if (apr_pool_create(&p, NULL) != APR_SUCCESS) {
+        return PROFILE_URL_BAD_CHAR;    /* (no memory: refused) */
     }
-    rest += 2;
-    rlen -= 2;
-    for (i = 0; i < rlen && !strchr("/?#", rest[i]); i++) {
+    /* APR's RFC 3986 parser; an embedded NUL ends its copy, and makes
+     * the whole a bad character below. */
+    rv = apr_uri_parse(p, apr_pstrmemdup(p, s, len), &u);
+    for (k = 0; u.scheme != NULL && allowed[k]; k++) {
+        if (apr_cstr_casecmp(u.scheme, allowed[k]) == 0) {
+            break;
+        }
     }
-    return has_host(rest, i) ? PROFILE_URL_OK : PROFILE_URL_NO_HOST;
+    why = u.scheme == NULL ? PROFILE_URL_RELATIVE
+          : allowed[k] == NULL ? PROFILE_URL_SCHEME
+          : bad_char(s, len) ? PROFILE_URL_BAD_CHAR
+          : k >= 2 ? (len > strlen(u.scheme) + 1 ? PROFILE_URL_OK
+                                                 : PROFILE_URL_NO_TARGET)
+          : rv != APR_SUCCESS || u.hostname == NULL || *u.hostname == '\0'
+            || strncmp(s + strlen(u.scheme), "://", 3) != 0
+            ? PROFILE_URL_NO_HOST : PROFILE_URL_OK;
+    apr_pool_destroy(p);
+    return why;
 }
 
 const char *profile_url_why(profile_url_e why)
