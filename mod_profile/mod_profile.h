@@ -115,6 +115,9 @@ struct profile_use {
 /* A request-time directive where it is written (for the reports). */
 typedef struct {
     const char *name, *value, *file, *section;
+    const char *location;           /* the plain <Location> path it stands
+                                     * in (profile_location_of()); NULL:
+                                     * another kind of section, or none */
     int line;
     server_rec *s;
     const profile_dir_conf_t *conf; /* the section's own */

@@ -205,6 +205,7 @@ void profile_setting_record(cmd_parms *cmd, const profile_dir_conf_t *conf,
     set->file = cmd->directive->filename;
     set->line = cmd->directive->line_num;
     set->section = profile_section_of(cmd->directive, cmd->pool);
+    set->location = profile_location_of(cmd->directive, cmd->pool);
     set->s = cmd->server;
     set->conf = conf;
 }

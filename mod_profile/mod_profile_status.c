@@ -43,7 +43,41 @@ const char *profile_server_name(const server_rec *s, apr_pool_t *p)
     return apr_psprintf(p, "%s:%u", s->server_hostname, (unsigned)port);
 }
 
-static json_t *setting_json(const profile_setting_t *w, apr_pool_t *p)
+/* How section `w` may apply to the URLs below base `base` (review E5):
+ * NULL when it cannot; "encloses" or "nested" for a plain <Location>
+ * whose path is a prefix of the base or below it (httpd compares
+ * <Location> paths as string prefixes); "server" for a setting outside
+ * any section; "regex or <If>" for a section only httpd can match, at
+ * the request. */
+static const char *applies(const profile_setting_t *w, const char *base)
+{
+    apr_size_t n;
+
+    if (w->section == NULL) {
+        return "server";
+    }
+    /* The module's URLs name no file: no <Directory> or <Files> section
+     * applies to them (mod_profile.c, translate_name). */
+    if (strstr(w->section, "<Directory") != NULL
+        || strstr(w->section, "<Files") != NULL) {
+        return NULL;
+    }
+    if (w->location == NULL || strstr(w->section, "<If") != NULL
+        || strstr(w->section, "<Else") != NULL) {
+        return "regex or <If>";
+    }
+    if (base == NULL) {
+        return "may apply";
+    }
+    n = strlen(w->location);
+    if (strncmp(base, w->location, n) == 0) {
+        return "encloses";
+    }
+    return strncmp(w->location, base, strlen(base)) == 0 ? "nested" : NULL;
+}
+
+static json_t *setting_json(const profile_setting_t *w, const char *how,
+                            apr_pool_t *p)
 {
     json_t *o = json_object();
 
@@ -53,6 +87,7 @@ static json_t *setting_json(const profile_setting_t *w, apr_pool_t *p)
     set(o, "line", json_integer(w->line));
     set(o, "section", jstr(w->section, p));
     set(o, "server", jstr(profile_server_name(w->s, p), p));
+    set(o, "applies", jstr(how, p));
     return o;
 }
 
@@ -65,7 +100,7 @@ static json_t *use_json(const profile_use_t *u, apr_pool_t *p)
 {
     const profile_mod_conf_t *mc = profile_mod_conf(NULL);
     json_t *o = json_object(), *here = json_object(), *other = json_array();
-    const char *bad_at, *compress_at;
+    const char *bad_at, *compress_at, *how;
     int i;
 
     set(o, "definedIn", jstr(u->file, p));
@@ -95,8 +130,10 @@ static json_t *use_json(const profile_use_t *u, apr_pool_t *p)
         if (w->conf == u->conf) {
             set(here, w->name, jstr(w->value, p));
         }
-        else if (w->s == u->s || !w->s->is_virtual || !u->s->is_virtual) {
-            json_array_append_new(other, setting_json(w, p));
+        else if ((w->s == u->s || !w->s->is_virtual || !u->s->is_virtual)
+                 && (how = applies(w, profile_conf_base(u->conf)))
+                    != NULL) {
+            json_array_append_new(other, setting_json(w, how, p));
         }
     }
     set(o, "configuredHere", here);

@@ -304,7 +304,7 @@ const char *profile_report_line(const json_t *u, const char *sep,
                         text(o, "value", p), " on line ", text(o, "line", p),
                         " of ", text(o, "definedIn", p), ", ",
                         in ? in : "server level", ", ", text(o, "server", p),
-                        NULL);
+                        " (", text(o, "applies", p), ")", NULL);
     }
     return s;
 }

@@ -242,12 +242,13 @@ def test_d9_reports_label_what_other_sections_may_change(make_httpd,
             "      set in other sections, which may change it for some "
             "URLs:\n"
             "        ProfileMaxAge 60 on line {a} of {c}, <Location /outer>, "
-            "127.0.0.1 (main server)\n"
+            "127.0.0.1 (main server) (encloses)\n"
             "        ProfileMaxAge 7 on line {b} of {c}, <LocationMatch "
-            "\"^/outer/api/v1/skills\">, 127.0.0.1 (main server)\n"
+            "\"^/outer/api/v1/skills\">, 127.0.0.1 (main server) "
+            "(regex or <If>)\n"
             "        ProfileCORSOrigins https://if.example on line {i} of "
             "{c}, <Location /outer/api/v1> <If \"%{{QUERY_STRING}} =~ /x/\">,"
-            " 127.0.0.1 (main server)\n".format(
+            " 127.0.0.1 (main server) (regex or <If>)\n".format(
                 pd=n["ProfileData"], c=conf, o=ORIGIN,
                 a=n["ProfileMaxAge 60"], b=n["ProfileMaxAge 7"],
                 i=n["ProfileCORSOrigins https://if"])), cp.stdout
@@ -266,6 +267,39 @@ def test_d9_reports_label_what_other_sections_may_change(make_httpd,
         assert "set in other sections, which may change it for some URLs:" \
             in page
         assert "ProfileMaxAge 7 on line %d" % n["ProfileMaxAge 7"] in page
+    finally:
+        server.stop()
+
+
+def test_reports_list_only_sections_that_can_apply(make_httpd, workdir,
+                                                   sample):
+    """Review E5: two APIs and a static site, each section with its own
+    ProfileMaxAge.  Neither API's section can apply to a URL below the
+    other's base, nor /static's: the reports list none of them; a
+    <Location /a> that encloses /a/api/v1 is listed, labelled, and so is
+    one nested below it."""
+    path = _data(workdir, "e5", sample)
+    server = make_httpd("e5", "")
+    server.write_conf(
+        h.load_modules("status") + STATUS
+        + _api("/a/api/v1", path, "", "    ProfileMaxAge 11\n")
+        + _api("/b/api/v1", path, "", "    ProfileMaxAge 22\n")
+        + "<Location /static>\n    ProfileMaxAge 30\n</Location>\n"
+        + "<Location /a>\n    ProfileMaxAge 40\n</Location>\n"
+        + "<Location /a/api/v1/metrics>\n    ProfileMaxAge 50\n"
+        "</Location>\n")
+    server.start_checked()
+    try:
+        lines = {ln["base"]: ln for ln in status_json(server)["data"][0][
+            "lines"]}
+        assert [(o["value"], o["applies"])
+                for o in lines["/a/api/v1"]["mayChangeForSomeUrls"]] == [
+            ("40", "encloses"), ("50", "nested")]
+        assert lines["/b/api/v1"]["mayChangeForSomeUrls"] == []
+        cp = server.ctl("-t", "-D", "DUMP_PROFILES")
+        assert "ProfileMaxAge 30" not in cp.stdout
+        assert "ProfileMaxAge 22 on line" not in cp.stdout
+        assert "ProfileMaxAge 11 on line" not in cp.stdout
     finally:
         server.stop()
 

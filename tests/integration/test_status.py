@@ -228,21 +228,17 @@ def test_json_status_names_each_file_and_what_it_holds(site, sample):
     # the main server's <Location> being inherited by the virtual host.)
     age = {"directive": "ProfileMaxAge", "value": "60", "definedIn": conf,
            "line": _line_of(conf, "ProfileMaxAge 60"), "section": None,
-           "server": "%s:%d" % (API, site.port)}
+           "server": "%s:%d" % (API, site.port), "applies": "server"}
     assert main["lines"] == [{
         "definedIn": conf,
         "line": _line_of(conf, 'ProfileData "%s"' % site.files["main"]),
         "section": "<Location /api/v1>", "server": "127.0.0.1 (main server)",
         "base": "/api/v1", "badData": "keep", "badDataFrom": "default",
         "compression": True, "compressionFrom": "default",
-        # (The virtual host's sections too: which of them a URL meets is
-        # httpd's to say, not the report's.)
-        "configuredHere": {}, "mayChangeForSomeUrls": [age, {
-            "directive": "ProfileCORSOrigins",
-            "value": "https://a.example https://b.example",
-            "definedIn": conf, "line": _line_of(conf, "ProfileCORSOrigins"),
-            "section": "<Location /x/api/v1>",
-            "server": "%s:%d" % (API, site.port)}]}]
+        # (The virtual host's server level too, which a request to it
+        # inherits; not its <Location /x/api/v1>, which can apply to no
+        # URL below /api/v1: review E5.)
+        "configuredHere": {}, "mayChangeForSomeUrls": [age]}]
     for host in (API, "elsewhere.test"):
         r = site.get("/api/v1/profile", {"Host": host})
         assert r.header("Cache-Control") == "public, max-age=60"
@@ -586,7 +582,7 @@ a.test:{port}
 https://a.example
       set in other sections, which may change it for some URLs:
         ProfileMaxAge 60 on line {age} of {conf}, server level, \
-a.test:{port}
+a.test:{port} (server)
   {b}
     languages: en es; records: skills 1, experience 1, education 1, \
 caseStudies 1, metrics 1
