@@ -2,14 +2,16 @@
 /*
  * pc_po.h -- how profilectl reads and writes translators' PO files
  * (pc_po.c): always through GNU gettext's libgettextpo, never a parser
- * or writer of its own.  export-po is pc_po_export.c, import-po
- * pc_po_import.c.
+ * or writer of its own.  export-po is pc_po_export.c (its header and
+ * comments pc_po_meta.c), import-po pc_po_import.c.
  */
 #ifndef PC_PO_H
 #define PC_PO_H
 
 #include <gettext-po.h>
 #include <apr_pools.h>
+
+#include "pc_texts.h"
 
 /* The largest PO file read: far more than any data file's (the module
  * reads data files of a few MB). */
@@ -37,5 +39,18 @@ int pc_po_render(char **text, apr_size_t *len, const char *cmd,
  * newlines at both ends of msgid and msgstr, formats a flag names)
  * find a problem in message m of iterator it. */
 int pc_po_message_bad(po_message_t m, po_message_iterator_t it);
+
+/* The header export-po writes for tx's texts in `lang`, or for a
+ * template (lang NULL: no Language, no Plural-Forms), made with
+ * po_header_set_field from prev's header when there is one: its other
+ * fields stay, and so do its translator's (Last-Translator,
+ * Language-Team, PO-Revision-Date, Plural-Forms). */
+const char *pc_po_header_make(const pc_texts_t *tx, const char *lang,
+                              po_file_t prev, apr_pool_t *p);
+
+/* The extracted comment (#.) of t's entry: what the text is, how a list
+ * is written, how long a short title may be. */
+const char *pc_po_comment(const pc_texts_t *tx, const pc_text_t *t,
+                          apr_pool_t *p);
 
 #endif

@@ -18,7 +18,6 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <sys/stat.h>
 
 #include <apr_getopt.h>
@@ -30,14 +29,12 @@
 #include "pc_texts.h"
 
 #define EXPORT_USAGE "usage: %s export-po --lang L [--previous OLD.po] " \
-    "[-o OUT.po] FILE"
-#define LIST_COMMENT "A list: one item per line. The translation may have " \
-    "more or fewer lines."
+    "[-o OUT.po] FILE, or export-po --template [-o OUT.pot] FILE"
 
 typedef struct {
     apr_pool_t *p;
     pc_texts_t *tx;
-    const char *lang;
+    const char *lang;           /* NULL: a template */
     apr_hash_t *prev;           /* msgctxt -> po_message_t (previous) */
     apr_hash_t *used;           /* msgctxt -> the previous entry taken */
     int entries, untranslated, fuzzy, kept, obsolete;
@@ -66,35 +63,6 @@ static void index_previous(export_t *ex, po_file_t prev)
     po_message_iterator_free(it);
 }
 
-static const char *header(export_t *ex, po_file_t prev, const char *file)
-{
-    struct stat st;
-    char date[32] = "";
-    const char *base = strrchr(file, '/'), *rev, *who, *team;
-    time_t t;
-
-    if (stat(file, &st) == 0) {
-        t = st.st_mtime;
-        strftime(date, sizeof(date), "%Y-%m-%d %H:%M+0000", gmtime(&t));
-    }
-    rev = prev ? nz(pc_po_header(prev, "PO-Revision-Date", ex->p)) : NULL;
-    who = prev ? nz(pc_po_header(prev, "Last-Translator", ex->p)) : NULL;
-    team = prev ? nz(pc_po_header(prev, "Language-Team", ex->p)) : NULL;
-    return apr_pstrcat(ex->p,
-        "Project-Id-Version: ", base ? base + 1 : file, "\n"
-        "Report-Msgid-Bugs-To: \n"
-        "POT-Creation-Date: ", date, "\n"
-        "PO-Revision-Date: ", rev ? rev : date, "\n"
-        "Last-Translator: ", who ? who : "", "\n"
-        "Language-Team: ", team ? team : "", "\n"
-        "Language: ", ex->lang, "\n"
-        "MIME-Version: 1.0\n"
-        "Content-Type: text/plain; charset=UTF-8\n"
-        "Content-Transfer-Encoding: 8bit\n"
-        "X-Generator: ", pc_progname, " ", PACKAGE_VERSION, "\n"
-        "X-Source-Language: ", ex->tx->source, "\n", NULL);
-}
-
 /* The entry of text t, or NULL when it has nothing to translate. */
 static po_message_t entry(export_t *ex, const pc_text_t *t,
                           po_message_iterator_t it)
@@ -108,7 +76,8 @@ static po_message_t entry(export_t *ex, const pc_text_t *t,
     if (src == NULL) {
         return NULL;
     }
-    data = nz(pc_text_get(&st, ex->tx, t, ex->lang, ex->p));
+    data = ex->lang ? nz(pc_text_get(&st, ex->tx, t, ex->lang, ex->p))
+                    : NULL;
     if (ex->prev != NULL
         && (pm = apr_hash_get(ex->prev, t->key, APR_HASH_KEY_STRING))) {
         apr_hash_set(ex->used, t->key, APR_HASH_KEY_STRING, pm);
@@ -133,8 +102,10 @@ static po_message_t entry(export_t *ex, const pc_text_t *t,
     po_message_set_msgctxt(m, t->key);
     po_message_set_msgid(m, src);
     po_message_set_msgstr(m, msgstr);
-    if (t->list) {
-        po_message_set_extracted_comments(m, LIST_COMMENT);
+    po_message_set_extracted_comments(m, pc_po_comment(ex->tx, t, ex->p));
+    po_message_add_filepos(m, t->path, (size_t)-1);
+    if (pm != NULL && nz(po_message_comments(pm))) {
+        po_message_set_comments(m, po_message_comments(pm));
     }
     /* What msgfmt --check would refuse (a newline at one end of msgid
      * and not of msgstr) is for the translator to look at again. */
@@ -174,6 +145,9 @@ static void keep_obsolete(export_t *ex, po_file_t prev,
         po_message_set_msgid(m, po_message_msgid(pm));
         po_message_set_msgstr(m, po_message_msgstr(pm));
         po_message_set_fuzzy(m, po_message_is_fuzzy(pm));
+        if (nz(po_message_comments(pm))) {
+            po_message_set_comments(m, po_message_comments(pm));
+        }
         if (nz(po_message_prev_msgid(pm))) {
             po_message_set_prev_msgid(m, po_message_prev_msgid(pm));
         }
@@ -223,6 +197,7 @@ int pc_cmd_export_po(int argc, char **argv)
         {"lang", 'l', 1, "the language to translate into"},
         {"output", 'o', 1, "the PO file to write (-: standard output)"},
         {"previous", 'p', 1, "the PO file translated before"},
+        {"template", 't', 0, "a template (POT): no translations"},
         {NULL, 0, 0, NULL}
     };
     export_t ex = {0};
@@ -235,7 +210,7 @@ int pc_cmd_export_po(int argc, char **argv)
     const char *inputs[2] = {NULL, NULL};
     char *text;
     apr_size_t len;
-    int optch, i, status;
+    int optch, i, status, template = 0;
 
     ex.p = pc_pool();
     os = pc_getopt(argc, argv, ex.p);
@@ -247,11 +222,15 @@ int pc_cmd_export_po(int argc, char **argv)
         else if (optch == 'o') {
             out = optarg;
         }
+        else if (optch == 't') {
+            template = 1;
+        }
         else {
             previous = optarg;
         }
     }
-    if (rv != APR_EOF || argc - os->ind != 1 || ex.lang == NULL) {
+    if (rv != APR_EOF || argc - os->ind != 1 || !ex.lang == !template
+        || (template && previous)) {
         status = pc_fail("export-po", EXPORT_USAGE, pc_progname);
         goto leave;
     }
@@ -260,20 +239,21 @@ int pc_cmd_export_po(int argc, char **argv)
         != PC_EXIT_OK) {
         goto leave;
     }
-    if ((why = pc_texts_target(ex.tx, ex.lang, ex.p)) != NULL) {
+    if (ex.lang && (why = pc_texts_target(ex.tx, ex.lang, ex.p)) != NULL) {
         status = pc_fail("export-po", "%s", why);
         goto leave;
     }
     ex.used = apr_hash_make(ex.p);
-    if ((status = read_previous(&prev, &ex, previous ? previous : out,
-                                previous != NULL)) != PC_EXIT_OK) {
+    if (!template
+        && (status = read_previous(&prev, &ex, previous ? previous : out,
+                                   previous != NULL)) != PC_EXIT_OK) {
         goto leave;
     }
     po = po_file_create();
     it = po_message_iterator(po, NULL);
     m = po_message_create();
     po_message_set_msgid(m, "");
-    po_message_set_msgstr(m, header(&ex, prev, file));
+    po_message_set_msgstr(m, pc_po_header_make(ex.tx, ex.lang, prev, ex.p));
     po_message_insert(it, m);
     for (i = 0; i < ex.tx->texts->nelts; i++) {
         if ((m = entry(&ex, &APR_ARRAY_IDX(ex.tx->texts, i, pc_text_t), it))
@@ -291,9 +271,15 @@ int pc_cmd_export_po(int argc, char **argv)
            != PC_EXIT_OK) {
         goto leave;
     }
-    fprintf(stderr, "%s export-po: %s: %d entries, %d untranslated, %d "
-            "fuzzy, %d obsolete\n", pc_progname, out ? out : "-", ex.entries,
-            ex.untranslated, ex.fuzzy, ex.obsolete);
+    if (template) {
+        fprintf(stderr, "%s export-po: %s: a template of %d entries\n",
+                pc_progname, out ? out : "-", ex.entries);
+    }
+    else {
+        fprintf(stderr, "%s export-po: %s: %d entries, %d untranslated, %d "
+                "fuzzy, %d obsolete\n", pc_progname, out ? out : "-",
+                ex.entries, ex.untranslated, ex.fuzzy, ex.obsolete);
+    }
     if (ex.kept > 0) {
         fprintf(stderr, "%s export-po: %d entries keep the previous PO "
                 "file's translation, which the data file does not have yet "

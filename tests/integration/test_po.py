@@ -334,8 +334,10 @@ def test_list_given_per_language_is_one_entry_of_lines(tmp_path):
     ctl("export-po", "--lang", "es", "-o", po, path, rc=0)
     text = po.read_text(encoding="utf-8")
     k = key(d, "experience", 0) + " highlights"
-    assert ('#. A list: one item per line. The translation may have more '
-            'or fewer lines.\nmsgctxt "%s"\nmsgid ""\n"Led A\\n"\n'
+    assert ('#. The highlights of this role: achievements, bullet points.\n'
+            '#. A list: one item per line. The translation may have more '
+            'or fewer lines.\n#: $.experience[0].highlights\n'
+            'msgctxt "%s"\nmsgid ""\n"Led A\\n"\n'
             '"Built B"\nmsgstr ""\n' % k) in text, text
     done = tmp_path / "done.po"
     text = text.replace('"Built B"\nmsgstr ""',
@@ -561,3 +563,242 @@ def test_cost_grows_linearly_with_the_file(tmp_path):
     for small, big, what in zip(cpu[300], cpu[3000],
                                 ("untranslated", "export-po", "import-po")):
         assert big <= 3 * 10 * max(small, 0.05), (what, small, big)
+
+
+# ------------------------------------------------- what a translator gets
+
+def entries(text):
+    """msgctxt -> (#. lines, #: references) of each entry of a PO file
+    as gettext's tools write one (strings wrapped or not)."""
+    out = {}
+    for block in text.split("\n\n"):
+        lines = block.strip("\n").split("\n")
+        ctx, cur = None, None
+        for line in lines:
+            m = re.match(r'(msgctxt|msgid|msgstr) (".*")$', line)
+            if m:
+                cur = m.group(1)
+                if cur == "msgctxt":
+                    ctx = json.loads(m.group(2))
+            elif line.startswith('"') and cur == "msgctxt":
+                ctx += json.loads(line)
+        if ctx is not None:
+            out[ctx] = ([x[3:] for x in lines if x.startswith("#. ")],
+                        [r for x in lines if x.startswith("#: ")
+                         for r in x[3:].split()])
+    return out
+
+
+def header(text):
+    """The header's fields, by name."""
+    block = text.split("\n\n")[0]
+    body = "".join(json.loads(x) for x in block.split("\n")
+                   if x.startswith('"'))
+    return dict(f.split(": ", 1) if ": " in f else (f.rstrip(":"), "")
+                for f in body.split("\n") if f)
+
+
+def export(tmp_path, d, *args, name="es.po"):
+    path = write(tmp_path / "profile.json", d)
+    po = tmp_path / name
+    ctl("export-po", *args, "-o", po, path, rc=0)
+    return path, po, po.read_text(encoding="utf-8")
+
+
+@needs_gettext
+def test_po_and_pot_pass_msgfmt_check(tmp_path):
+    _, po, _ = export(tmp_path, gaps(sample()), "--lang", "es")
+    msgfmt_check(po)
+    _, pot, _ = export(tmp_path, gaps(sample()), "--template",
+                       name="profile.pot")
+    cp = subprocess.run(["msgfmt", "--check", "-o", "/dev/null", pot],
+                        capture_output=True, timeout=60)
+    # A template has no Language: msgfmt's one warning, as for xgettext's.
+    assert cp.returncode == 0, cp.stderr
+    assert re.fullmatch(rb"(\S+: warning: header field 'Language' still "
+                        rb"has the initial default value\n)?", cp.stderr), \
+        cp.stderr
+
+
+def test_each_entry_has_its_json_path_and_what_it_is(tmp_path):
+    d = sample()
+    path, _, text = export(tmp_path, d, "--lang", "es")
+    got = entries(text)
+    cp = ctl("untranslated", "--json", write(tmp_path / "w.json",
+                                             without_es(d)))
+    paths = {x["key"]: x["path"] for x in json.loads(cp.stdout)}
+    assert set(got) == set(paths)
+    for k, (ext, refs) in got.items():
+        assert refs == [paths[k]], (k, refs)
+        assert ext and all(ext), k
+    e = key(d, "experience", 0)
+    assert got["profile headline"][0][0].startswith("Headline: ")
+    assert got["profile summary"][0][0].startswith("Summary: ")
+    assert got[e + " role"][0][0].startswith("Role: ")
+    assert "a city or an address" in got[e + " context"][0][0]
+    assert got[e + " period"][0][0].startswith("Period: ")
+    assert got[e + " period"][1] == ["$.experience[0].period"]
+
+
+def test_mobile_title_comment_names_its_length(tmp_path):
+    d = sample()
+    _, _, text = export(tmp_path, d, "--lang", "es")
+    k = key(d, "caseStudies", 0) + " mobileTitle"
+    ext = entries(text)[k][0]
+    src = d["caseStudies"][0]["mobileTitle"]["en"]
+    assert "narrow screens" in ext[0], ext
+    assert ext[1] == "At most about 30 characters (the source has %d)." \
+        % len(src), ext
+
+
+def test_period_written_from_dates_is_not_exported(tmp_path):
+    d = sample()
+    d["experience"][0]["start"] = "2021-03"
+    del d["experience"][0]["period"]
+    d["experience"][1]["start"] = "2018-06"
+    d["experience"][1]["end"] = "2021-02"
+    _, po, text = export(tmp_path, d, "--lang", "es")
+    got = entries(text)
+    assert key(d, "experience", 0) + " period" not in got
+    assert key(d, "experience", 0) + " role" in got
+    # A period given beside dates is served as given: translated, and
+    # the comment says the module could write it.
+    assert got[key(d, "experience", 1) + " period"][0][1] == (
+        "The record also has dates (2018-06 to 2021-02): left out of the "
+        "data file, the period is written from them.")
+    _, pot, text = export(tmp_path, d, "--template", name="p.pot")
+    assert key(d, "experience", 0) + " period" not in entries(text)
+
+
+@pytest.mark.parametrize("lang,team,plural", [
+    ("es", "Spanish", "nplurals=2; plural=(n != 1);"),
+    ("fr", "French", "nplurals=2; plural=(n > 1);"),
+    ("pt", "Portuguese", "nplurals=2; plural=(n != 1);"),
+    ("eo", "", "nplurals=2; plural=(n != 1);"),
+])
+def test_header_names_language_team_and_plural_forms(tmp_path, lang, team,
+                                                     plural):
+    d = sample()
+    if lang != "es":
+        d["languages"].append(lang)
+        d["fallback"] = "en"
+    _, po, text = export(tmp_path, d, "--lang", lang)
+    hd = header(text)
+    assert hd["Project-Id-Version"] == "profile.json"
+    assert hd["Language"] == lang
+    assert hd["Language-Team"] == team
+    assert hd["Plural-Forms"] == plural
+    assert hd["Content-Type"] == "text/plain; charset=UTF-8"
+    assert hd["Content-Transfer-Encoding"] == "8bit"
+    assert hd["X-Source-Language"] == "en"
+
+
+def test_header_of_a_regional_translation_follows_its_tag(tmp_path):
+    d = sample()
+    d["languages"].append("pt")
+    d["fallback"] = "en"
+    path, po, text = export(tmp_path, d, "--lang", "pt")
+    po.write_text(re.sub(r'"(Language-Team|Plural-Forms): .*\n', "",
+                         text.replace('"Language: pt\\n"',
+                                      '"Language: pt_BR\\n"')),
+                  encoding="utf-8")
+    ctl("export-po", "--lang", "pt", "-o", po, path, rc=0)
+    hd = header(po.read_text(encoding="utf-8"))
+    assert hd["Language"] == "pt_BR"
+    assert hd["Language-Team"] == "Portuguese (Brazil)"
+    assert hd["Plural-Forms"] == "nplurals=2; plural=(n > 1);"
+
+
+@needs_gettext
+def test_reexport_keeps_a_translators_header_fields_and_comments(tmp_path):
+    d = sample()
+    path, po, text = export(tmp_path, d, "--lang", "es")
+    k = key(d, "experience", 0) + " role"
+    text = text.replace(
+        '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"',
+        '"Plural-Forms: nplurals=3; plural=(n==1 ? 0 : 1);\\n"\n'
+        '"X-Poedit-Basepath: ..\\n"').replace(
+        '"Last-Translator: \\n"', '"Last-Translator: Ana <ana@ex.org>\\n"'
+    ).replace('"Language-Team: Spanish\\n"', '"Language-Team: Weblate\\n"'
+    ).replace('msgctxt "%s"' % k, '# Ana: ask about the title\n'
+              'msgctxt "%s"' % k)
+    po.write_text(text, encoding="utf-8")
+    msgfmt_check(po)
+    ctl("export-po", "--lang", "es", "-o", po, path, rc=0)
+    again = po.read_text(encoding="utf-8")
+    hd = header(again)
+    assert hd["Plural-Forms"] == "nplurals=3; plural=(n==1 ? 0 : 1);"
+    assert hd["X-Poedit-Basepath"] == ".."
+    assert hd["Last-Translator"] == "Ana <ana@ex.org>"
+    assert hd["Language-Team"] == "Weblate"
+    assert "# Ana: ask about the title\n#. Role: " in again
+    msgfmt_check(po)
+
+
+@needs_gettext
+def test_template_has_no_translations_and_a_header(tmp_path):
+    d = sample()
+    path, po, text = export(tmp_path, d, "--lang", "es")
+    _, pot, ptext = export(tmp_path, d, "--template", name="profile.pot")
+    hd = header(ptext)
+    assert hd["Language"] == "" and "Plural-Forms" not in hd
+    assert hd["Project-Id-Version"] == "profile.json"
+    assert hd["Content-Type"] == "text/plain; charset=UTF-8"
+    assert hd["X-Source-Language"] == "en"
+    assert re.findall(r'^msgstr (".*")', ptext, re.M)[1:] == \
+        ['""'] * len(entries(ptext))
+    assert entries(ptext) == entries(text)
+    # msgmerge of the PO with the template changes nothing.
+    merged = tmp_path / "merged.po"
+    gettext("msgmerge", "--quiet", "-o", merged, po, pot)
+    assert merged.read_text(encoding="utf-8") == text
+    # A new language from it, as msginit (or Weblate) makes one.
+    new = tmp_path / "new.po"
+    gettext("msginit", "--no-translator", "-l", "es", "-i", pot, "-o", new)
+    cp = ctl("import-po", new, path, "-o", tmp_path / "o.json", rc=0)
+    assert b"0 applied" in cp.stderr and b"untranslated" in cp.stderr
+    for bad in (["--template", "--lang", "es"],
+                ["--template", "--previous", po]):
+        ctl("export-po", *bad, path, rc=2)
+
+
+@needs_gettext
+@pytest.mark.parametrize("tool", [
+    ["msgcat"], ["msgcat", "--width=79"], ["msgcat", "--no-wrap"],
+    ["msgattrib"], ["msgattrib", "--translated"], ["msgmerge"],
+])
+def test_gettext_tools_keep_comments_and_references(tmp_path, tool):
+    d = gaps(sample())
+    path, po, text = export(tmp_path, d, "--lang", "es")
+    _, pot, _ = export(tmp_path, d, "--template", name="profile.pot")
+    out = tmp_path / "out.po"
+    if tool == ["msgmerge"]:
+        gettext("msgmerge", "--quiet", "-o", out, po, pot)
+    else:
+        gettext(*tool, "-o", out, po)
+    got, exp = entries(out.read_text(encoding="utf-8")), entries(text)
+    if tool[-1] == "--translated":
+        exp = {k: v for k, v in exp.items() if k in got}
+        assert len(got) < len(entries(text))
+    assert got == exp
+
+
+@needs_gettext
+@pytest.mark.parametrize("tool", [
+    ["msgcat", "--width=79"], ["msgcat", "--no-wrap"],
+    ["msgcat", "--width=30"], ["msgattrib", "--no-location"],
+])
+def test_rewrapped_po_imports_to_identical_bytes(tmp_path, tool):
+    path, po, text = export(tmp_path, sample(), "--lang", "es")
+    mine = tmp_path / "mine.json"
+    ctl("import-po", po, path, "-o", mine, rc=0)
+    # Poedit's save: its header fields added, the lines rewrapped.
+    po.write_text(text.replace(
+        '"X-Generator: profilectl', '"X-Poedit-Basepath: .\\n"\n'
+        '"X-Generator: profilectl'), encoding="utf-8")
+    saved = tmp_path / "saved.po"
+    gettext(*tool, "-o", saved, po)
+    assert saved.read_text(encoding="utf-8") != text
+    theirs = tmp_path / "theirs.json"
+    ctl("import-po", saved, path, "-o", theirs, rc=0)
+    assert theirs.read_bytes() == mine.read_bytes()
