@@ -57,9 +57,10 @@ static const pc_command_t commands[] = {
      "untranslated [--lang L] [--json] FILE\n"
      "      each text missing or empty in a language, by record and field"},
     {"export-po", pc_cmd_export_po,
-     "export-po --lang L [--previous OLD.po] [-o OUT.po] FILE\n"
+     "export-po (--lang L [--previous OLD.po] | --template) [-o OUT] FILE\n"
      "      the texts as a gettext PO file for translators (Poedit,\n"
-     "      Weblate...); stale translations marked fuzzy"},
+     "      Weblate...), stale translations marked fuzzy; --template:\n"
+     "      the template (POT) without translations, for Weblate, msginit"},
     {"import-po", pc_cmd_import_po,
      "import-po [--lang L] F.po FILE [-o OUT]\n"
      "      a PO file's translations put into the data file"},
