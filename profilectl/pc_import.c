@@ -28,6 +28,7 @@
 #include "pc_jsonresume.h"
 #include "pc_jr.h"
 #include "pc_input.h"
+#include "pc_langs.h"
 
 /* Sets obj[key] to v, or fails when v is NULL (its message is set). */
 static int put(json_t *obj, const char *key, json_t *v)
@@ -109,7 +110,7 @@ static int fill_project(jr_import_t *im, json_t **entries, const char *w,
 }
 
 #define IMPORT_USAGE "usage: %s import-jsonresume [--lang-order L1,L2,...] " \
-    "[--strict] [--json] [-o OUT] RESUME.json..."
+    "[--languages L1,L2,...] [--strict] [--json] [-o OUT] RESUME.json..."
 
 /* Returns the exit status; the problems are im->c.problems (or, before
  * the files are read, im->c.err), not printed. */
@@ -190,6 +191,10 @@ int pc_jr_import_docs(jr_import_t *im, const char *out,
         goto leave;
     }
     json_object_set_new(doc, "metrics", json_array());
+    if (im->declare != NULL && pc_langs_declare(im, doc) < 0) {
+        rv = PC_EXIT_USAGE;
+        goto leave;
+    }
     if (!im->lacking) {
         json_object_del(doc, "fallback");
     }
@@ -237,6 +242,7 @@ int pc_cmd_import_jsonresume(int argc, char **argv)
         /* --strict sets im.strict; the mapping decides what it refuses. */
         {"strict", 257, 0, "refuse what the mapping would drop"},
         {"json", 258, 0, "the report as JSON on standard output"},
+        {"languages", 259, 1, "the data file's languages, default first"},
         {NULL, 0, 0, NULL}
     };
     jr_import_t im;
@@ -254,6 +260,7 @@ int pc_cmd_import_jsonresume(int argc, char **argv)
         case 'o': out = optarg; break;
         case 257: im.strict = 1; break;
         case 258: im.json = 1; break;
+        case 259: im.declare = optarg; break;
         }
     }
     if (rv != APR_EOF || os->ind >= argc) {

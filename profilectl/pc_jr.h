@@ -156,6 +156,8 @@ typedef struct {
                                  * names the first language its
                                  * fallback (CONTRACT §9) */
     int json;                   /* --json: the report on stdout */
+    const char *declare;        /* --languages: the data file's
+                                 * languages (pc_langs_declare) */
     const char *out;            /* the data file written ("-": stdout) */
     json_t *result;             /* the data file made (for the summary) */
     /* pc_import_dates.c, per document: whether its dates were looked

@@ -22,6 +22,7 @@
 #include "profilectl.h"
 #include "pc_jr.h"
 #include "pc_linkedin.h"
+#include "pc_langs.h"
 
 #define LI_DATE_FORMS "Mon YYYY, YYYY, M/YYYY or Mon D, YYYY (Jun 2018, " \
     "2008, 8/2004, Jun 5, 2018)"
@@ -384,8 +385,8 @@ static json_t *import_skills(li_t *li)
     return all;
 }
 
-#define LI_USAGE "usage: %s import-linkedin [--lang L] [--name NAME] " \
-    "[--strict] [--json] [-o OUT] EXPORT"
+#define LI_USAGE "usage: %s import-linkedin [--lang L] [--languages " \
+    "L1,L2,...] [--name NAME] [--strict] [--json] [-o OUT] EXPORT"
 
 static int linkedin_run(li_t *li, const char *name, const char *out)
 {
@@ -442,14 +443,14 @@ int pc_cmd_import_linkedin(int argc, char **argv)
         {"output", 'o', 1, "the data file to write (-: standard output)"},
         {"strict", 257, 0, "refuse what the mapping would drop"},
         {"json", 259, 0, "the report as JSON on standard output"},
+        {"languages", 260, 1, "the data file's languages, default first"},
         {NULL, 0, 0, NULL}
     };
     li_t li;
     apr_getopt_t *os;
     apr_status_t rv;
-    const char *optarg, *out = NULL, *name = NULL, *lang = "en";
-    char *tag;
-    int optch, i;
+    const char *optarg, *out = NULL, *name = NULL, *lang = "en", *tag;
+    int optch;
 
     memset(&li, 0, sizeof(li));
     pc_jr_import_init(&li.im, "import-linkedin");
@@ -462,6 +463,7 @@ int pc_cmd_import_linkedin(int argc, char **argv)
         case 'o': out = optarg; break;
         case 257: li.im.strict = 1; break;
         case 259: li.im.json = 1; break;
+        case 260: li.im.declare = optarg; break;
         }
     }
     if (li.im.json && (out == NULL || strcmp(out, "-") == 0)) {
@@ -475,14 +477,7 @@ int pc_cmd_import_linkedin(int argc, char **argv)
         return pc_jr_import_end(&li.im, pc_fail(li.im.c.cmd, LI_USAGE,
                                                 pc_progname));
     }
-    tag = apr_pstrdup(li.im.c.p, lang);
-    for (i = 0; tag[i]; i++) {
-        if (!apr_isalpha(tag[i]) || (tag[i] & 0x80)) {
-            break;
-        }
-        tag[i] = apr_tolower(tag[i]);
-    }
-    if (tag[i] || i < 2 || i > 8) {
+    if ((tag = pc_lang_tag(lang, li.im.c.p)) == NULL) {
         return pc_jr_import_end(&li.im, pc_fail(li.im.c.cmd, "--lang \"%s\" "
                                                 "is not a language tag: 2 to "
                                                 "8 ASCII letters, e.g. en",

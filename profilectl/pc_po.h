@@ -53,4 +53,15 @@ const char *pc_po_header_make(const pc_texts_t *tx, const char *lang,
 const char *pc_po_comment(const pc_texts_t *tx, const pc_text_t *t,
                           apr_pool_t *p);
 
+/* pc_po_import.c: whether entry m of text t shows t's translation in
+ * `lang` to be stale.  The data file keeps no record of the source a
+ * translation was made from; the PO file does: its msgid is the source
+ * text when it was exported, and export-po marks an entry whose source
+ * changed fuzzy (the old source as #| msgid).  So the translation is
+ * stale when m is fuzzy or its msgid is no longer t's source, and m's
+ * msgstr is the data file's translation (a list's: its lines); a data
+ * file translated anew since the PO file was made is not. */
+int pc_po_stale(const pc_texts_t *tx, const pc_text_t *t, const char *lang,
+                po_message_t m, apr_pool_t *p);
+
 #endif

@@ -8,12 +8,17 @@
  *
  * An entry is applied when its msgctxt is a key of FILE (pc_texts.h),
  * its msgid is that text's source text now, it is not fuzzy, and its
- * msgstr is not empty.  One whose msgid is not the source text any more
- * is reported as "source changed" and not applied; so is an unknown
- * key, and one naming a plain string (the same in every language).
- * The result is validated as the module validates a data file; an
- * invalid one is not written.  Standard error ends with one summary
- * line.
+ * msgstr is not empty.  A fuzzy one, or one whose msgid is not the
+ * source text any more ("source changed"), is stale: not applied, and
+ * the translation it shows to be stale (pc_po_stale) is withdrawn from
+ * the result, so that the fallback is served in its place (a file
+ * without a fallback gets its source language as one, said in a note).
+ * An unknown key, and one naming a plain string (the same in every
+ * language), are not applied either.  Each entry not applied is named on
+ * stderr, and makes the exit status 1; an empty msgstr (untranslated)
+ * is only counted.  The result is validated as the module validates a
+ * data file; an invalid one is not written.  Standard error ends with
+ * one summary line.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,27 +29,26 @@
 
 #include "profilectl.h"
 #include "pc_po.h"
+#include "pc_langs.h"
 #include "pc_texts.h"
-#include "profile_validate.h"
 
 #define IMPORT_USAGE "usage: %s import-po [--lang L] F.po FILE [-o OUT]"
-#define REPORTED_MAX 20         /* report lines of each kind */
-#define RESULT_LISTED 10        /* problems of a refused result */
 
 typedef struct {
     apr_pool_t *p;
     pc_texts_t *tx;
     const char *po, *lang;
     int applied, changed, fuzzy, empty, source_changed, unknown, plain;
-    int reported;
+    int withdrawn;
 } import_t;
 
-/* One report line, the first REPORTED_MAX only. */
-static void note(import_t *im, const char *key, const char *text)
+/* One report line: an entry not applied, named by its key (and the
+ * JSON path of its text). */
+static void note(import_t *im, const char *key, const char *path,
+                 const char *text)
 {
-    if (im->reported++ < REPORTED_MAX) {
-        fprintf(stderr, "%s: %s: %s\n", im->po, key, text);
-    }
+    fprintf(stderr, "%s: %s%s%s%s: %s\n", im->po, key, path ? " (" : "",
+            path ? path : "", path ? ")" : "", text);
 }
 
 /* A short, printable form of s for a report line. */
@@ -107,6 +111,42 @@ static int text_set(pc_texts_t *tx, const pc_text_t *t, const char *lang,
     return 0;
 }
 
+/* Entry m, of text t, was translated from a source other than src:
+ * not applied, and its translation withdrawn from the data file when
+ * the data file has it (pc_po_stale), so that the fallback is served. */
+static void stale(import_t *im, const pc_text_t *t, po_message_t m,
+                  const char *src)
+{
+    int fuzzy = po_message_is_fuzzy(m);
+    const char *from = fuzzy ? po_message_prev_msgid(m)
+                             : po_message_msgid(m);
+    const char *why, *done;
+
+    if (from != NULL && *from && strcmp(from, src) != 0) {
+        why = apr_psprintf(im->p, "%s: translated from %s, the source is "
+                           "now %s", fuzzy ? "fuzzy" : "source changed",
+                           shown(from, im->p), shown(src, im->p));
+    }
+    else {
+        why = "fuzzy: a translator has not confirmed it";
+    }
+    im->fuzzy += fuzzy;
+    im->source_changed += !fuzzy;
+    if (pc_po_stale(im->tx, t, im->lang, m, im->p)) {
+        json_object_del(pc_text_value(t), im->lang);
+        im->withdrawn++;
+        done = apr_psprintf(im->p, "not applied, and the %s translation is "
+                            "withdrawn: %s is served until a translator "
+                            "confirms it", im->lang, im->tx->source);
+    }
+    else {
+        done = "not applied";
+    }
+    note(im, t->key, t->path, apr_psprintf(im->p, "%s (%s%s)", why, done,
+                                           fuzzy ? "" : "; export-po again "
+                                           "marks it fuzzy"));
+}
+
 static void apply(import_t *im, po_message_t m)
 {
     const char *ctx = po_message_msgctxt(m), *src, *cur, *str;
@@ -117,7 +157,7 @@ static void apply(import_t *im, po_message_t m)
     if (ctx == NULL || (t = apr_hash_get(im->tx->by_key, ctx,
                                          APR_HASH_KEY_STRING)) == NULL) {
         im->unknown++;
-        note(im, ctx ? ctx : shown(po_message_msgid(m), im->p),
+        note(im, ctx ? ctx : shown(po_message_msgid(m), im->p), NULL,
              apr_psprintf(im->p, "no such text in %s (not applied)",
                           im->tx->file));
         return;
@@ -127,25 +167,17 @@ static void apply(import_t *im, po_message_t m)
         im->empty++;
         return;
     }
-    if (po_message_is_fuzzy(m)) {
-        im->fuzzy++;
-        return;
-    }
     v = pc_text_value(t);
     src = pc_text_source(im->tx, t, im->p);
     if (src == NULL || !json_is_object(v)) {
         im->plain++;
-        note(im, ctx, "nothing to translate there now (a plain string, the "
-             "same in every language, or an empty source): not applied");
+        note(im, ctx, t->path, "nothing to translate there now (a plain "
+             "string, the same in every language, or an empty source): not "
+             "applied");
         return;
     }
-    if (strcmp(src, po_message_msgid(m)) != 0) {
-        im->source_changed++;
-        note(im, ctx, apr_psprintf(im->p, "source changed: translated from "
-                                   "%s, the source is now %s (not applied; "
-                                   "export-po again marks it fuzzy)",
-                                   shown(po_message_msgid(m), im->p),
-                                   shown(src, im->p)));
+    if (po_message_is_fuzzy(m) || strcmp(src, po_message_msgid(m)) != 0) {
+        stale(im, t, m, src);
         return;
     }
     /* A copy: setting the translation frees the string it was. */
@@ -187,40 +219,51 @@ static const char *po_language(import_t *im, po_file_t po, const char *opt)
     return lang;
 }
 
-/* The data file as profilectl writes one, if the module's validator
- * takes it; else its problems printed and PC_EXIT_PROBLEMS. */
-static int write_result(import_t *im, const char *out,
-                        const char *const *inputs)
+/* The items of a list's msgstr as the data file keeps them: one per
+ * non-empty line. */
+static const char *items(const char *text, apr_pool_t *p)
 {
-    profile_problems_t *pr = profile_problems_make(im->p, RESULT_LISTED);
-    const char **langs;
-    char *text = json_dumps(im->tx->root, JSON_INDENT(2)
-                                          | JSON_PRESERVE_ORDER);
-    const char *doc;
-    int nlangs, k;
+    char *out = apr_palloc(p, strlen(text) + 1), *o = out;
 
-    if (text == NULL) {
-        return pc_fail("import-po", "out of memory");
-    }
-    doc = apr_pstrcat(im->p, text, "\n", NULL);
-    free(text);
-    if (profile_validate(im->tx->root, &langs, &nlangs, pr, im->p) != 0) {
-        profile_data_problems_locate(pr, doc, strlen(doc), im->p);
-        for (k = 0; k < pr->list->nelts; k++) {
-            fprintf(stderr, "%s\n", profile_data_problem_line(
-                        &APR_ARRAY_IDX(pr->list, k, profile_data_problem_t),
-                        "the result", im->p));
+    for (; *text; text++) {
+        if (*text != '\n' || (o > out && o[-1] != '\n')) {
+            *o++ = *text;
         }
-        if (pr->total > (apr_size_t)k) {
-            fprintf(stderr, "the result: and %" APR_SIZE_T_FMT " more "
-                    "problems\n", pr->total - (apr_size_t)k);
-        }
-        pc_fail("import-po", "the data file with these translations would "
-                "not load in the module (translate what is missing, or name "
-                "a \"fallback\": docs/translating.md); nothing written");
-        return PC_EXIT_PROBLEMS;
     }
-    return pc_write("import-po", out, doc, strlen(doc), inputs, 0, im->p);
+    if (o > out && o[-1] == '\n') {
+        o--;
+    }
+    *o = '\0';
+    return out;
+}
+
+int pc_po_stale(const pc_texts_t *tx, const pc_text_t *t, const char *lang,
+                po_message_t m, apr_pool_t *p)
+{
+    const char *str = po_message_msgstr(m), *src, *cur;
+    pc_tr_state_e st;
+
+    src = pc_text_source(tx, t, p);
+    if (*str == '\0' || src == NULL
+        || (!po_message_is_fuzzy(m) && strcmp(src, po_message_msgid(m)) == 0)
+        || (cur = pc_text_get(&st, tx, t, lang, p)) == NULL
+        || st != PC_TR_DONE) {
+        return 0;
+    }
+    return strcmp(cur, t->list ? items(str, p) : str) == 0;
+}
+
+/* A file without a fallback that lost a translation gets one: the
+ * source language, whose text then stands in. */
+static void name_fallback(import_t *im)
+{
+    if (im->withdrawn > 0 && im->tx->fallback == NULL) {
+        pc_langs_put(im->tx->root, "fallback", json_string(im->tx->source));
+        fprintf(stderr, "%s import-po: note: %s names no \"fallback\": the "
+                "result has \"fallback\": \"%s\", so that %s is served "
+                "where a stale translation is withdrawn\n", pc_progname,
+                im->tx->file, im->tx->source, im->tx->source);
+    }
 }
 
 int pc_cmd_import_po(int argc, char **argv)
@@ -238,7 +281,7 @@ int pc_cmd_import_po(int argc, char **argv)
     po_message_t m;
     const char *optarg, *out = NULL, *lang = NULL;
     const char *inputs[3] = {NULL, NULL, NULL};
-    int optch, status;
+    int optch, status, notapplied;
 
     im.p = pc_pool();
     os = pc_getopt(argc, argv, im.p);
@@ -273,17 +316,24 @@ int pc_cmd_import_po(int argc, char **argv)
         }
     }
     po_message_iterator_free(it);
-    if (im.reported > REPORTED_MAX) {
-        fprintf(stderr, "%s: and %d more entries not applied\n", im.po,
-                im.reported - REPORTED_MAX);
-    }
-    status = write_result(&im, out, inputs);
+    name_fallback(&im);
+    status = pc_langs_write("import-po", im.tx->root, out, inputs,
+                            "with these translations",
+                            apr_psprintf(im.p, "translate what is missing, "
+                                         "or name a fallback: %s "
+                                         "add-language %s %s sets one",
+                                         pc_progname, im.lang, inputs[1]),
+                            im.p);
+    notapplied = im.source_changed + im.fuzzy + im.unknown + im.plain;
     fprintf(stderr, "%s import-po: %s (%s): %d applied (%d changed), %d "
-            "not applied: %d source changed, %d fuzzy, %d untranslated, %d "
-            "unknown, %d plain%s\n", pc_progname, im.po, im.lang, im.applied,
-            im.changed, im.source_changed + im.fuzzy + im.empty + im.unknown
-            + im.plain, im.source_changed, im.fuzzy, im.empty, im.unknown,
-            im.plain, status == PC_EXIT_OK ? "" : "; nothing written");
+            "not applied: %d source changed, %d fuzzy, %d unknown, %d "
+            "plain; %d stale withdrawn; %d untranslated%s\n", pc_progname,
+            im.po, im.lang, im.applied, im.changed, notapplied,
+            im.source_changed, im.fuzzy, im.unknown, im.plain, im.withdrawn,
+            im.empty, status == PC_EXIT_OK ? "" : "; nothing written");
+    if (status == PC_EXIT_OK && notapplied > 0) {
+        status = PC_EXIT_PROBLEMS;
+    }
 leave:
     if (po != NULL) {
         po_file_free(po);

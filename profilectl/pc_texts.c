@@ -452,8 +452,9 @@ const char *pc_texts_target(const pc_texts_t *tx, const char *lang,
         }
     }
     if (l == tx->nlangs) {
-        return apr_psprintf(p, "%s has no language \"%s\" (it has %s)",
-                            tx->file, lang, all);
+        return apr_psprintf(p, "%s has no language \"%s\" (it has %s): "
+                            "%s add-language %s %s declares it", tx->file,
+                            lang, all, pc_progname, lang, tx->file);
     }
     if (strcmp(lang, tx->source) == 0) {
         return apr_psprintf(p, "\"%s\" is the source language of %s (%s): "

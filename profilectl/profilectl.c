@@ -40,22 +40,27 @@ static const pc_command_t commands[] = {
      "      change from OLD to NEW changes, added or removes"},
     {"new", pc_cmd_new, "new [--languages en,es] [--force] [FILE]\n"
      "      a blank, valid data file (to FILE, or to standard output)"},
+    {"add-language", pc_cmd_add_language, "add-language L FILE\n"
+     "      declares language L in FILE, with the first language as the\n"
+     "      fallback that stands in until a text is translated"},
     {"import-jsonresume", pc_cmd_import_jsonresume,
-     "import-jsonresume [--lang-order L1,L2,...] [--strict] [-o FILE]\n"
-     "      RESUME.json...\n"
-     "      one data file from one JSON Resume document per language"},
+     "import-jsonresume [--lang-order L1,L2,...] [--languages L1,L2,...]\n"
+     "      [--strict] [-o FILE] RESUME.json...\n"
+     "      one data file from one JSON Resume document per language\n"
+     "      (--languages: the file's languages, more than the documents')"},
     {"export-jsonresume", pc_cmd_export_jsonresume,
      "export-jsonresume [--lang L] [-o FILE] FILE\n"
      "      one language of a data file as a JSON Resume document"},
     {"import-linkedin", pc_cmd_import_linkedin,
-     "import-linkedin [--lang L] [--name NAME] [--strict] [-o FILE]\n"
-     "      EXPORT\n"
+     "import-linkedin [--lang L] [--languages L1,L2,...] [--name NAME]\n"
+     "      [--strict] [-o FILE] EXPORT\n"
      "      a data file from a LinkedIn data export (its ZIP or folder)"},
     {"merge", pc_cmd_merge, "merge [--strict] [-o FILE] FILE FILE...\n"
      "      data files of different languages as one"},
     {"untranslated", pc_cmd_untranslated,
-     "untranslated [--lang L] [--json] FILE\n"
-     "      each text missing or empty in a language, by record and field"},
+     "untranslated [--lang L] [--po F.po] [--json] FILE\n"
+     "      each text missing or empty in a language, by record and field;\n"
+     "      with --po, also each translation F.po shows to be stale"},
     {"export-po", pc_cmd_export_po,
      "export-po (--lang L [--previous OLD.po] | --template) [-o OUT] FILE\n"
      "      the texts as a gettext PO file for translators (Poedit,\n"
@@ -63,7 +68,8 @@ static const pc_command_t commands[] = {
      "      the template (POT) without translations, for Weblate, msginit"},
     {"import-po", pc_cmd_import_po,
      "import-po [--lang L] F.po FILE [-o OUT]\n"
-     "      a PO file's translations put into the data file"},
+     "      a PO file's translations put into the data file; a stale one\n"
+     "      (fuzzy, or its source changed) withdrawn, the fallback served"},
     {NULL, NULL, NULL}
 };
 

@@ -32,6 +32,7 @@ int pc_cmd_check(int argc, char **argv);
 int pc_cmd_show(int argc, char **argv);
 int pc_cmd_diff(int argc, char **argv);
 int pc_cmd_new(int argc, char **argv);
+int pc_cmd_add_language(int argc, char **argv);
 int pc_cmd_untranslated(int argc, char **argv);
 int pc_cmd_export_po(int argc, char **argv);
 int pc_cmd_import_po(int argc, char **argv);
