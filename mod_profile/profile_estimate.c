@@ -193,34 +193,95 @@ const char *profile_estimate_problem(const profile_estimate_t *est,
                       size, "fewer records or languages make it fit", p);
 }
 
-/* What jansson 2.14 takes per value of a parsed tree, malloc's overhead
- * and the amortised growth of its arrays and hash tables included:
- * measured with mallinfo2() over arrays of 100,000 of each
- * (docs/performance.md), rounded up.  An object with its hash table;
- * an array; an object's member (hash entry and bucket) besides its key's
- * bytes; a string besides its bytes; a number; an array's slot.  true,
- * false and null are shared and cost only their slot. */
+/* What parsing a text takes, as jansson 2.14 allocates it on glibc
+ * (amd64), counted in malloc's chunks (usable size and size word) and
+ * checked against the jansson that is linked by tests/unit/test_estimate.c
+ * (a counting allocator, docs/performance.md).  Each constant is what a
+ * value takes at most, not on average:
+ *
+ * - an object: json_object_t (80) and its first 8 buckets (144);
+ * - an array: json_array_t (48) and its first 8 slots (80);
+ * - a member besides its key's bytes: the pair (80 at most) and two
+ *   buckets of 16 (a table of 2^k buckets holds more than 2^(k-1)
+ *   members);
+ * - a string besides its bytes: json_string_t (48) and the block of its
+ *   bytes past them (32 at most);
+ * - a number: json_integer_t or json_real_t (32);
+ * - an array's slot: two of 8 (a table of 2^k slots holds more than
+ *   2^(k-1) elements).  true, false and null are shared and cost only
+ *   their slot.
+ *
+ * Besides the tree, the lexer keeps each token in one buffer that starts
+ * at 16 bytes and doubles past the longest token.  And some blocks live
+ * only while something grows, one thing at a time, so the largest of
+ * them counts: while an array's table doubles, the old one (8 bytes per
+ * element, the largest array's); while an object's hash table doubles,
+ * the old one (16 per member, the largest object's); while a pair is
+ * made, its key (its bytes plus 32 at most; held before, while the value
+ * was parsed, it took less than the pair it becomes); while the lexer's
+ * buffer doubles for the last time, the old one (half the new one).
+ * That last one counts only when a number or a bare word made it double:
+ * a string that did is not yet in the tree, and takes more than the old
+ * buffer when it is.  The fixed part covers jansson's own few blocks,
+ * the page past its size that a large block takes from mmap() and
+ * malloc's own state. */
 #define PARSE_PER_OBJECT 232
 #define PARSE_PER_ARRAY 136
-#define PARSE_PER_MEMBER 104
+#define PARSE_PER_MEMBER 112
 #define PARSE_PER_STRING 80
-#define PARSE_PER_NUMBER 40
+#define PARSE_PER_NUMBER 32
 #define PARSE_PER_SLOT 16
+#define PARSE_GROWTH_PER_SLOT 8
+#define PARSE_GROWTH_PER_MEMBER 16
+#define PARSE_PER_KEY 32
+#define PARSE_LEXER_MIN 16
 #define PARSE_FIXED (256 * 1024)
+
+/* The open containers of the scan, as deep as jansson parses (18 KB of
+ * stack; jansson's own recursion that deep takes far more). */
+typedef struct {
+    char kind[JSON_PARSER_MAX_DEPTH + 1];           /* '[' or '{' */
+    apr_uint64_t n[JSON_PARSER_MAX_DEPTH + 1];      /* elements, members */
+} parse_levels_t;
+
+static apr_uint64_t max_u64(apr_uint64_t a, apr_uint64_t b)
+{
+    return a > b ? a : b;
+}
 
 void profile_estimate_parse(profile_parse_estimate_t *out, const char *buf,
                             apr_size_t len)
 {
     apr_uint64_t objects = 0, arrays = 0, members = 0, strings = 0;
     apr_uint64_t numbers = 0, slots = 0, text = 0, pending = 0;
+    /* The longest token the lexer keeps, and of them numbers and words;
+     * the longest key; the elements of the largest array and the
+     * members of the largest object. */
+    apr_uint64_t longest = 0, longest_word = 0, longest_key = 0;
+    apr_uint64_t most_slots = 0, most_members = 0;
+    apr_uint64_t lexer = PARSE_LEXER_MIN, growth;
     const char *s = buf, *end = buf + len;
     int after_string = 0;   /* the last token was a string not yet known
                              * to be a key or a value */
+    int opened = 0;         /* the last token opened an array */
     int depth = 0;
+    parse_levels_t lv;
 
     while (s < end) {
+        const char *tok = s;
         char c = *s++;
 
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+            continue;
+        }
+        if (opened) {
+            /* An array's first element, unless it is empty. */
+            opened = 0;
+            if (c != ']') {
+                slots++;
+                most_slots = max_u64(most_slots, ++lv.n[depth]);
+            }
+        }
         switch (c) {
         case '"': {
             const char *q = s;
@@ -235,18 +296,21 @@ void profile_estimate_parse(profile_parse_estimate_t *out, const char *buf,
                 q += (*q == '\\' && q + 1 < end) ? 2 : 1;
             }
             pending = (apr_uint64_t)(q - s);
+            longest = max_u64(longest, pending + 2);    /* the quotes */
             after_string = 1;
             s = q < end ? q + 1 : end;
             continue;
         }
         case ':':
             members++;
+            if (depth > 0 && lv.kind[depth] == '{') {
+                most_members = max_u64(most_members, ++lv.n[depth]);
+            }
             if (after_string) {
                 text += pending;    /* a key: its bytes, in the member */
+                longest_key = max_u64(longest_key, pending);
                 after_string = 0;
             }
-            continue;
-        case ' ': case '\t': case '\r': case '\n':
             continue;
         default:
             break;
@@ -265,20 +329,29 @@ void profile_estimate_parse(profile_parse_estimate_t *out, const char *buf,
                 s = end;
                 break;
             }
+            lv.kind[depth] = c;
+            lv.n[depth] = 0;
             if (c == '{') {
                 objects++;
             }
             else {
                 arrays++;
-                slots++;
+                opened = 1;
             }
             break;
         case '}':
         case ']':
-            depth -= depth > 0;
-            break;
         case ',':
-            slots++;
+            if (depth == 0) {
+                break;
+            }
+            if (c != ',') {
+                depth--;
+            }
+            else if (lv.kind[depth] == '[') {
+                slots++;
+                most_slots = max_u64(most_slots, ++lv.n[depth]);
+            }
             break;
         case '-': case '0': case '1': case '2': case '3': case '4':
         case '5': case '6': case '7': case '8': case '9':
@@ -287,8 +360,20 @@ void profile_estimate_parse(profile_parse_estimate_t *out, const char *buf,
                                || *s == 'E' || *s == '+' || *s == '-')) {
                 s++;
             }
+            /* The lexer keeps the character after a number or a word
+             * too, before it gives it back. */
+            longest_word = max_u64(longest_word,
+                                   (apr_uint64_t)(s - tok) + 1);
             break;
         default:
+            if (apr_isalpha(c)) {
+                /* true, false, null, or a word jansson refuses whole */
+                while (s < end && apr_isalpha(*s)) {
+                    s++;
+                }
+                longest_word = max_u64(longest_word,
+                                       (apr_uint64_t)(s - tok) + 1);
+            }
             break;
         }
     }
@@ -296,11 +381,24 @@ void profile_estimate_parse(profile_parse_estimate_t *out, const char *buf,
         strings++;
         text += pending;
     }
+    /* The lexer's buffer holds the longest token and its NUL. */
+    longest = max_u64(longest, longest_word);
+    while (lexer <= longest) {
+        lexer *= 2;
+    }
+    /* What is alive only while something grows, one thing at a time. */
+    growth = max_u64(most_slots * PARSE_GROWTH_PER_SLOT,
+                     most_members * PARSE_GROWTH_PER_MEMBER);
+    growth = max_u64(growth, longest_key + PARSE_PER_KEY);
+    if (lexer > PARSE_LEXER_MIN && longest_word >= lexer / 2) {
+        growth = max_u64(growth, lexer / 2);
+    }
     out->values = objects + arrays + strings + numbers;
     out->bytes = PARSE_FIXED + (apr_uint64_t)len + text
                  + objects * PARSE_PER_OBJECT + arrays * PARSE_PER_ARRAY
                  + members * PARSE_PER_MEMBER + strings * PARSE_PER_STRING
-                 + numbers * PARSE_PER_NUMBER + slots * PARSE_PER_SLOT;
+                 + numbers * PARSE_PER_NUMBER + slots * PARSE_PER_SLOT
+                 + lexer + growth;
     out->bound = (apr_uint64_t)len * PROFILE_MEMORY_FACTOR
                  + PROFILE_MEMORY_SLACK;
 }

@@ -46,8 +46,12 @@ void profile_estimate(profile_estimate_t *out, json_t *root,
 
 /* What parsing buf[0..len) would take (CONTRACT §9, refusing is bounded
  * as loading is), from one pass over the text before it is parsed,
- * whatever the text holds: an upper estimate of the peak of the buffer
- * and of jansson's tree, and the values counted. */
+ * whatever the text holds: the buffer plus an upper bound of the peak of
+ * what jansson 2.14 allocates while it parses (its tree, the lexer's
+ * buffer, the tables that grow), counted in glibc's chunks, and the
+ * values counted.  tests/unit/test_estimate.c checks the bound against
+ * the jansson that is linked; what malloc itself keeps is the fixed
+ * part's margin, not a bound. */
 typedef struct {
     apr_uint64_t values;        /* objects, arrays, strings, numbers */
     apr_uint64_t bytes;         /* the estimate of the parse's peak */
