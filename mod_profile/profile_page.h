@@ -5,7 +5,11 @@
  * experience record and per case study, and a 404 page per language;
  * and the answer to one request for a page, decided without httpd.
  *
- *   profile_page.c        the pages' markup (profile_page_render())
+ *   profile_page.c        each place's pages in every language
+ *                         (profile_page_render()), made by
+ *                         profile_page_parts.c, profile_page_sections.c
+ *                         and profile_page_detail.c (profile_page_int.h)
+ *   profile_html.c        the markup's buffer, and escaping
  *   profile_page_meta.c   what the head says: title, description,
  *                         canonical and hreflang links, Open Graph and the
  *                         schema.org JSON-LD
@@ -80,7 +84,7 @@ const profile_page_t *profile_page_find(const profile_store_t *st,
                                         const char *url);
 
 /* ------------------------------------------------------------------ */
-/* Internal to profile_page*.c: a growing buffer of markup. */
+/* A growing buffer of markup (profile_html.c). */
 
 typedef struct {
     char *buf;                  /* malloc'd; the caller frees it */
