@@ -296,7 +296,7 @@ const char *profile_report_line(const json_t *u, const char *sep,
     }
     for (i = 0; i < json_array_size(other); i++) {
         const json_t *o = json_array_get(other, i);
-        const char *in = text(o, "section", p);
+        const char *in = text(o, "section", p), *how = text(o, "applies", p);
 
         s = apr_pstrcat(p, s, i ? "" : sep, i ? "" : "set in other "
                         "sections, which may change it for some URLs:", sep,
@@ -304,7 +304,8 @@ const char *profile_report_line(const json_t *u, const char *sep,
                         text(o, "value", p), " on line ", text(o, "line", p),
                         " of ", text(o, "definedIn", p), ", ",
                         in ? in : "server level", ", ", text(o, "server", p),
-                        " (", text(o, "applies", p), ")", NULL);
+                        how ? " (" : "", how ? how : "", how ? ")" : "",
+                        NULL);
     }
     return s;
 }

@@ -8,114 +8,23 @@
  * the first ones are kept with their JSON paths, in the order of the
  * file (jansson keeps members in file order, and the walk follows it);
  * a value of the wrong type is one problem and is not descended into.
- * A rule is changed here; which fields exist is changed in
+ * A rule is changed here (the languages, the fallback and a record's
+ * dates in profile_validate_parts.c); which fields exist is changed in
  * profile_schema.c.
  *
  * Pure core: no httpd headers.
  */
-#include <stdarg.h>
 #include <string.h>
 
-#include <apr_cstr.h>
 #include <apr_hash.h>
-#include <apr_lib.h>
 #include <apr_strings.h>
 
 #include "profile_dates.h"
-#include "profile_lang.h"
 #include "profile_schema.h"
 #include "profile_text.h"
 #include "profile_url.h"
 #include "profile_validate.h"
-
-/* What a value is, for messages: "an object", "a string", ... */
-#define type_name(v) profile_schema_type_name(v)
-
-/* A JSON path, built on the stack as validation descends. */
-typedef struct path {
-    const struct path *up;
-    const char *key;            /* member name, or NULL for an index */
-    size_t index;
-} path_t;
-
-typedef struct {
-    apr_pool_t *p;
-    int nlangs;
-    const char **langs;
-    int langs_ok;               /* 0: the declaration is bad, so which
-                                 * translations a text needs is unknown */
-    int fallback;               /* the fallback's index; -1: none; -2: a
-                                 * bad one, so which translations a text
-                                 * may lack is unknown */
-    profile_problems_t *problems;
-    profile_problems_t *lang_problems;  /* the declaration's, listed where
-                                         * "languages" stands in the file */
-    apr_hash_t *ids;            /* ids seen in the collection being
-                                 * walked (id -> its index), or NULL */
-    const char *coll;           /* that collection's key */
-} vctx_t;
-
-static const char *path_str(const path_t *at, apr_pool_t *p)
-{
-    const char *up;
-
-    if (at == NULL) {
-        return "$";
-    }
-    up = path_str(at->up, p);
-    if (at->key == NULL) {
-        return apr_psprintf(p, "%s[%" APR_SIZE_T_FMT "]", up, at->index);
-    }
-    return apr_pstrcat(p, up, ".", profile_text_printable(at->key,
-                                                          strlen(at->key),
-                                                          64, p), NULL);
-}
-
-/* Records a problem of the value at `at` (its text and path are made
- * only when it is kept); returns -1. */
-static int fail(vctx_t *c, const path_t *at, const char *fmt, ...)
-{
-    profile_data_problem_t *pr = profile_problems_add(c->problems);
-    va_list ap;
-
-    if (pr == NULL) {
-        return -1;
-    }
-    va_start(ap, fmt);
-    pr->text = apr_pvsprintf(c->p, fmt, ap);
-    va_end(ap);
-    pr->line = pr->column = 0;
-    pr->path = path_str(at, c->p);
-    return -1;
-}
-
-static const char *quoted(vctx_t *c, const char *s)
-{
-    return apr_psprintf(c->p, "\"%s\"",
-                        profile_text_printable(s, strlen(s), 64, c->p));
-}
-
-static int lang_index(vctx_t *c, const char *tag)
-{
-    int i;
-
-    for (i = 0; i < c->nlangs; i++) {
-        if (strcmp(c->langs[i], tag) == 0) {
-            return i;
-        }
-    }
-    return -1;
-}
-
-/* The declared languages, for messages: "en,es". */
-static const char *declared(vctx_t *c)
-{
-    apr_array_header_t a = {.pool = c->p, .elt_size = sizeof(char *),
-                            .nelts = c->nlangs, .nalloc = c->nlangs,
-                            .elts = (char *)c->langs};
-
-    return apr_array_pstrcat(c->p, &a, ',');
-}
+#include "profile_validate_int.h"
 
 static int check_object(vctx_t *c, const profile_field_t *fields, json_t *v,
                         const path_t *at);
@@ -138,24 +47,24 @@ static int check_text(vctx_t *c, json_t *v, const path_t *at)
         return 0;
     }
     if (!json_is_object(v)) {
-        return fail(c, at, "expected a text value (a string, or an object "
+        return pv_fail(c, at, "expected a text value (a string, or an object "
                     "with one string per language), found %s",
                     type_name(v));
     }
     json_object_foreach(v, key, tr) {
         path_t here = {.up = at, .key = key};
-        if (c->langs_ok && lang_index(c, key) < 0) {
-            rv = fail(c, at, "unknown language %s (the file declares %s)",
-                      quoted(c, key), declared(c));
+        if (c->langs_ok && pv_lang_index(c, key) < 0) {
+            rv = pv_fail(c, at, "unknown language %s (the file declares %s)",
+                      pv_quoted(c, key), pv_declared(c));
         }
         else if (!json_is_string(tr)) {
-            rv = fail(c, &here, "expected a string, found %s",
+            rv = pv_fail(c, &here, "expected a string, found %s",
                       type_name(tr));
         }
     }
     for (i = 0; c->langs_ok && i < c->nlangs; i++) {
         if (needs(c, i) && json_object_get(v, c->langs[i]) == NULL) {
-            rv = fail(c, at, "missing translation \"%s\"%s", c->langs[i],
+            rv = pv_fail(c, at, "missing translation \"%s\"%s", c->langs[i],
                       c->fallback == i ? " (the fallback language, which "
                       "every text has)" : "");
         }
@@ -179,7 +88,7 @@ static int check_textlist(vctx_t *c, json_t *v, const path_t *at)
             path_t here = {.up = at, .key = NULL, .index = i};
 
             if (json_is_null(el)) {
-                rv = fail(c, &here, "null is not allowed (expected a text "
+                rv = pv_fail(c, &here, "null is not allowed (expected a text "
                           "value)");
             }
             else if (check_text(c, el, &here)) {
@@ -189,20 +98,20 @@ static int check_textlist(vctx_t *c, json_t *v, const path_t *at)
         return rv;
     }
     if (!json_is_object(v)) {
-        return fail(c, at, "expected an array of text values, or an object "
+        return pv_fail(c, at, "expected an array of text values, or an object "
                     "with one array per language, found %s", type_name(v));
     }
     json_object_foreach(v, key, list) {
         path_t here = {.up = at, .key = key};
 
-        if (c->langs_ok && lang_index(c, key) < 0) {
-            rv = fail(c, at, "unknown language %s (the file declares %s)",
-                      quoted(c, key), declared(c));
+        if (c->langs_ok && pv_lang_index(c, key) < 0) {
+            rv = pv_fail(c, at, "unknown language %s (the file declares %s)",
+                      pv_quoted(c, key), pv_declared(c));
             continue;
         }
         if (!json_is_array(list)) {
-            rv = fail(c, &here, "expected an array of plain strings (the "
-                      "list in %s), found %s", quoted(c, key),
+            rv = pv_fail(c, &here, "expected an array of plain strings (the "
+                      "list in %s), found %s", pv_quoted(c, key),
                       type_name(list));
             continue;
         }
@@ -210,7 +119,7 @@ static int check_textlist(vctx_t *c, json_t *v, const path_t *at)
             path_t item = {.up = &here, .key = NULL, .index = i};
 
             if (!json_is_string(el)) {
-                rv = fail(c, &item, "expected a plain string (the items of "
+                rv = pv_fail(c, &item, "expected a plain string (the items of "
                           "a list given per language are not translated "
                           "again), found %s", type_name(el));
             }
@@ -218,7 +127,7 @@ static int check_textlist(vctx_t *c, json_t *v, const path_t *at)
     }
     for (l = 0; c->langs_ok && l < c->nlangs; l++) {
         if (needs(c, l) && json_object_get(v, c->langs[l]) == NULL) {
-            rv = fail(c, at, "missing the list in \"%s\" (%s)", c->langs[l],
+            rv = pv_fail(c, at, "missing the list in \"%s\" (%s)", c->langs[l],
                       c->fallback == l ? "the fallback language, whose "
                       "array every list given per language has"
                       : "a list given per language has one array per "
@@ -239,8 +148,8 @@ static int check_unique_id(vctx_t *c, const char *id, const path_t *at)
     }
     first = apr_hash_get(c->ids, id, APR_HASH_KEY_STRING);
     if (first != NULL) {
-        return fail(c, at, "duplicate id %s (also at $.%s[%" APR_SIZE_T_FMT
-                    "])", quoted(c, id), c->coll, *first);
+        return pv_fail(c, at, "duplicate id %s (also at $.%s[%" APR_SIZE_T_FMT
+                    "])", pv_quoted(c, id), c->coll, *first);
     }
     apr_hash_set(c->ids, id, APR_HASH_KEY_STRING,
                  apr_pmemdup(c->p, &at->up->index, sizeof(size_t)));
@@ -259,7 +168,7 @@ static int check_url(vctx_t *c, json_t *v, const path_t *at)
     if (why == PROFILE_URL_OK) {
         return 0;
     }
-    return fail(c, at, "\"%s\" is not an " PROFILE_URL_SCHEMES " URL%s",
+    return pv_fail(c, at, "\"%s\" is not an " PROFILE_URL_SCHEMES " URL%s",
                 profile_text_printable(s, len < 4 * 65 ? len : 4 * 65, 64,
                                        c->p),
                 profile_url_why(why));
@@ -283,7 +192,7 @@ static int check_value(vctx_t *c, const profile_field_t *f, json_t *v,
             "a language tag (one of the file's languages)",
             "a date, YYYY or YYYY-MM"
         };
-        return fail(c, at, "null is not allowed (expected %s)",
+        return pv_fail(c, at, "null is not allowed (expected %s)",
                     expected[f->kind]);
     }
     switch (f->kind) {
@@ -291,7 +200,7 @@ static int check_value(vctx_t *c, const profile_field_t *f, json_t *v,
         return check_text(c, v, at);
     case PROFILE_K_SCHEMA:
         if (!json_is_string(v)) {
-            return fail(c, at, "expected a string (the schema's URL), found "
+            return pv_fail(c, at, "expected a string (the schema's URL), found "
                         "%s", type_name(v));
         }
         return 0;
@@ -299,19 +208,19 @@ static int check_value(vctx_t *c, const profile_field_t *f, json_t *v,
     case PROFILE_K_KIND:
     case PROFILE_K_URL:
         if (!json_is_string(v)) {
-            return fail(c, at, "expected a plain string (%s is the same in "
+            return pv_fail(c, at, "expected a plain string (%s is the same in "
                         "every language), found %s", f->name, type_name(v));
         }
         if (f->kind == PROFILE_K_ID
             && !profile_schema_pattern(json_string_value(v), f->kind)) {
-            return fail(c, at, "bad id %s: ids match "
+            return pv_fail(c, at, "bad id %s: ids match "
                         "[A-Za-z0-9][A-Za-z0-9._~-]*",
-                        quoted(c, json_string_value(v)));
+                        pv_quoted(c, json_string_value(v)));
         }
         if (f->kind == PROFILE_K_KIND
             && !profile_schema_pattern(json_string_value(v), f->kind)) {
-            return fail(c, at, "bad kind %s: kinds match [a-z][a-z0-9-]*",
-                        quoted(c, json_string_value(v)));
+            return pv_fail(c, at, "bad kind %s: kinds match [a-z][a-z0-9-]*",
+                        pv_quoted(c, json_string_value(v)));
         }
         if (f->kind == PROFILE_K_ID) {
             return check_unique_id(c, json_string_value(v), at);
@@ -326,7 +235,7 @@ static int check_value(vctx_t *c, const profile_field_t *f, json_t *v,
         return check_textlist(c, v, at);
     case PROFILE_K_OBJLIST:
         if (!json_is_array(v)) {
-            return fail(c, at, "expected an array, found %s", type_name(v));
+            return pv_fail(c, at, "expected an array, found %s", type_name(v));
         }
         if (at->up == NULL) {
             /* A collection: its ids are unique (check_unique_id). */
@@ -336,7 +245,7 @@ static int check_value(vctx_t *c, const profile_field_t *f, json_t *v,
         json_array_foreach(v, i, el) {
             path_t here = {.up = at, .key = NULL, .index = i};
             if (json_is_null(el)) {
-                rv = fail(c, &here, "null is not allowed (expected an "
+                rv = pv_fail(c, &here, "null is not allowed (expected an "
                           "object)");
             }
             else if (check_object(c, f->sub, el, &here)) {
@@ -348,84 +257,34 @@ static int check_value(vctx_t *c, const profile_field_t *f, json_t *v,
         }
         return rv;
     case PROFILE_K_LANGS:
-        /* Checked first, by check_languages(); its problems are listed
+        /* Checked first, by pv_check_languages(); its problems are listed
          * here, where the declaration stands in the file. */
         profile_problems_cat(c->problems, c->lang_problems);
         return c->lang_problems->total ? -1 : 0;
     case PROFILE_K_DATE:
         if (!json_is_string(v)) {
-            return fail(c, at, "expected a date, YYYY or YYYY-MM (a plain "
+            return pv_fail(c, at, "expected a date, YYYY or YYYY-MM (a plain "
                         "string), found %s", type_name(v));
         }
         if (!profile_date_valid(json_string_value(v))) {
-            return fail(c, at, "bad date %s: dates are YYYY or YYYY-MM "
-                        "(2021, 2021-03)", quoted(c, json_string_value(v)));
+            return pv_fail(c, at, "bad date %s: dates are YYYY or YYYY-MM "
+                        "(2021, 2021-03)", pv_quoted(c, json_string_value(v)));
         }
         return 0;
     case PROFILE_K_FALLBACK:
-        /* Found first, by find_fallback(), and judged here. */
+        /* Found first, by pv_find_fallback(), and judged here. */
         if (!json_is_string(v)) {
-            return fail(c, at, "expected a language tag (one of the "
+            return pv_fail(c, at, "expected a language tag (one of the "
                         "file's languages), found %s", type_name(v));
         }
         if (c->langs_ok && c->fallback < 0) {
-            return fail(c, at, "the fallback %s is not one of the file's "
-                        "languages (%s)", quoted(c, json_string_value(v)),
-                        declared(c));
+            return pv_fail(c, at, "the fallback %s is not one of the file's "
+                        "languages (%s)", pv_quoted(c, json_string_value(v)),
+                        pv_declared(c));
         }
         return 0;
     }
     return 0;
-}
-
-/* A record's dates (CONTRACT §9): an end needs a start, and is not
- * before it. */
-static int check_dates(vctx_t *c, json_t *v, const path_t *at)
-{
-    const char *start = json_string_value(json_object_get(v, "start"));
-    const char *end = json_string_value(json_object_get(v, "end"));
-    path_t here = {.up = at, .key = "end"};
-
-    if (end == NULL) {
-        return 0;
-    }
-    if (start == NULL) {
-        return fail(c, &here, "an end without a start (give \"start\" "
-                    "too, or neither)");
-    }
-    if (profile_date_cmp(end, start) < 0) {
-        return fail(c, &here, "the end %s is before the start %s",
-                    quoted(c, end), quoted(c, start));
-    }
-    return 0;
-}
-
-/* Whether missing field f (a period) of record v is written from its
- * start (CONTRACT §9): in every language the module has date words for;
- * a language without them needs the period given, unless the fallback,
- * which has them, stands in for it.  Else a problem is said (*rv). */
-static int written_from_dates(vctx_t *c, const profile_field_t *fields,
-                              json_t *v, const profile_field_t *f,
-                              const path_t *at, int *rv)
-{
-    int i;
-
-    if (strcmp(f->name, "period") != 0
-        || profile_schema_field(fields, "start") == NULL
-        || json_object_get(v, "start") == NULL) {
-        return 0;
-    }
-    for (i = 0; c->langs_ok && i < c->nlangs; i++) {
-        if (profile_date_words(c->langs[i]) == NULL
-            && (c->fallback < 0
-                || profile_date_words(c->langs[c->fallback]) == NULL)) {
-            *rv = fail(c, at, "missing \"period\" in %s: the module writes "
-                       "periods from start and end in en, es, de, fr and "
-                       "pt; give \"period\" (or a fallback language)",
-                       quoted(c, c->langs[i]));
-        }
-    }
-    return 1;                   /* written, or said why not */
 }
 
 static int check_object(vctx_t *c, const profile_field_t *fields, json_t *v,
@@ -437,14 +296,14 @@ static int check_object(vctx_t *c, const profile_field_t *fields, json_t *v,
     int rv = 0;
 
     if (!json_is_object(v)) {
-        return fail(c, at, "expected an object, found %s", type_name(v));
+        return pv_fail(c, at, "expected an object, found %s", type_name(v));
     }
     json_object_foreach(v, key, member) {
         path_t here = {.up = at, .key = key};
         for (f = fields; f->name && strcmp(f->name, key) != 0; f++) {
         }
         if (f->name == NULL) {
-            rv = fail(c, &here, "unknown key %s", quoted(c, key));
+            rv = pv_fail(c, &here, "unknown key %s", pv_quoted(c, key));
         }
         else if (check_value(c, f, member, &here)) {
             rv = -1;
@@ -455,78 +314,14 @@ static int check_object(vctx_t *c, const profile_field_t *fields, json_t *v,
         if (f->kind != PROFILE_K_LANGS && f->kind != PROFILE_K_SCHEMA
             && f->kind != PROFILE_K_FALLBACK && f->kind != PROFILE_K_DATE
             && json_object_get(v, f->name) == NULL
-            && !written_from_dates(c, fields, v, f, &here, &rv)) {
-            rv = fail(c, &here, "missing required field \"%s\"", f->name);
+            && !pv_written_from_dates(c, fields, v, f, &here, &rv)) {
+            rv = pv_fail(c, &here, "missing required field \"%s\"", f->name);
         }
     }
-    if (rv == 0 && check_dates(c, v, at) != 0) {
+    if (rv == 0 && pv_check_dates(c, v, at) != 0) {
         rv = -1;
     }
     return rv;
-}
-
-static int check_languages(vctx_t *c, json_t *root)
-{
-    static const char *const defaults[] = {"en", "es"};
-    json_t *v = json_object_get(root, "languages");
-    path_t at = {.up = NULL, .key = "languages"};
-    size_t i;
-    json_t *el;
-
-    if (v == NULL) {
-        c->nlangs = 2;
-        c->langs = apr_pmemdup(c->p, defaults, sizeof(defaults));
-        c->langs[0] = apr_pstrdup(c->p, defaults[0]);
-        c->langs[1] = apr_pstrdup(c->p, defaults[1]);
-        return 0;
-    }
-    if (!json_is_array(v) || json_array_size(v) == 0
-        || json_array_size(v) > PROFILE_LANG_MAX) {
-        return fail(c, &at, "expected an array of 1 to %d language tags",
-                    PROFILE_LANG_MAX);
-    }
-    c->nlangs = (int)json_array_size(v);
-    c->langs = apr_pcalloc(c->p, sizeof(char *) * (size_t)c->nlangs);
-    json_array_foreach(v, i, el) {
-        path_t here = {.up = &at, .key = NULL, .index = i};
-        const char *tag = json_string_value(el);
-        size_t n, k;
-
-        if (tag == NULL) {
-            return fail(c, &here, "expected a language tag, found %s",
-                        type_name(el));
-        }
-        n = strlen(tag);
-        for (k = 0; k < n && apr_isalpha(tag[k]) && !(tag[k] & 0x80); k++) {
-        }
-        if (n < 2 || n > 8 || k != n) {
-            return fail(c, &here, "bad language tag %s: tags are 2 to 8 "
-                        "ASCII letters", quoted(c, tag));
-        }
-        for (k = 0; k < i; k++) {
-            if (apr_cstr_casecmp(c->langs[k], tag) == 0) {
-                return fail(c, &here, "language %s is declared twice",
-                            quoted(c, tag));
-            }
-        }
-        c->langs[i] = apr_pstrdup(c->p, tag);
-    }
-    return 0;
-}
-
-/* The fallback's index (vctx_t.fallback), before any text is judged by
- * it; its problems are said where it stands (check_value). */
-static int find_fallback(vctx_t *c, json_t *root)
-{
-    json_t *v = json_object_get(root, "fallback");
-    int i;
-
-    if (v == NULL) {
-        return -1;
-    }
-    i = json_is_string(v) && c->langs_ok
-        ? lang_index(c, json_string_value(v)) : -1;
-    return i >= 0 ? i : -2;
 }
 
 apr_size_t profile_validate(json_t *root, const char ***langs, int *nlangs,
@@ -536,15 +331,15 @@ apr_size_t profile_validate(json_t *root, const char ***langs, int *nlangs,
     apr_size_t before = problems->total;
 
     if (!json_is_object(root)) {
-        fail(&c, NULL, "expected an object, found %s", type_name(root));
+        pv_fail(&c, NULL, "expected an object, found %s", type_name(root));
         return 1;
     }
     /* The languages first: a text value is judged by them. */
     c.lang_problems = profile_problems_make(p, problems->keep);
     c.problems = c.lang_problems;
-    c.langs_ok = check_languages(&c, root) == 0;
+    c.langs_ok = pv_check_languages(&c, root) == 0;
     c.problems = problems;
-    c.fallback = find_fallback(&c, root);
+    c.fallback = pv_find_fallback(&c, root);
     check_object(&c, profile_schema_top, root, NULL);
     if (problems->total > before) {
         return problems->total - before;
