@@ -237,6 +237,12 @@ static int page_answer(request_rec *r, const profile_dir_conf_t *conf,
     profile_response_t resp;
     static apr_uint32_t said;
 
+    if (req->path == NULL && profile_conf_base(conf) != NULL) {
+        /* A URL the section meets that is not below its base (a
+         * <LocationMatch> with ProfileBasePath): no page's URL, so the
+         * 404 page (profile_page_api.c names none starting so). */
+        req->path = "-";
+    }
     if (data != NULL && req->path != NULL && site->store == NULL) {
         profile_page_unavailable(&resp, req, conf->use->page
                                  ? conf->use->where.assets : NULL,
