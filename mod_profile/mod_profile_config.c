@@ -121,30 +121,6 @@ static int beside_page_handler(const ap_directive_t *d, apr_pool_t *p)
     return 0;
 }
 
-/* A page option of a ProfileData line, url=URL or assets=URL: *out set
- * (with a trailing "/"), or the error. */
-static const char *page_option(const char **out, const char *name,
-                               const char *value, apr_pool_t *p)
-{
-    int assets = strcmp(name, "assets") == 0;
-
-    if (*out != NULL) {
-        return apr_psprintf(p, "ProfileData: %s= given twice", name);
-    }
-    if (!profile_args_page_url(value, assets)) {
-        return apr_psprintf(p, "ProfileData: %s=%s: expected %s", name,
-                            value, assets
-                            ? "a URL path or an absolute http or https URL "
-                              "of the page's static files "
-                              "(assets=/profile-assets/)"
-                            : "the page's absolute http or https URL "
-                              "(url=https://example.org/profile/)");
-    }
-    *out = value[strlen(value) - 1] == '/' ? value
-           : apr_pstrcat(p, value, "/", NULL);
-    return NULL;
-}
-
 #define DATA_USAGE "ProfileData PATH [bad=keep|refuse] [compress=on|off] " \
                    "[url=URL] [assets=URL]"
 
@@ -173,9 +149,10 @@ static const char *set_data(cmd_parms *cmd, void *dconf, int argc,
         int rv, url = strncasecmp(argv[i], "url=", 4) == 0;
 
         if (url || strncasecmp(argv[i], "assets=", 7) == 0) {
-            err = page_option(url ? &use->url : &use->assets,
-                              url ? "url" : "assets",
-                              argv[i] + (url ? 4 : 7), cmd->pool);
+            err = profile_args_page_option(url ? &use->url : &use->assets,
+                                           url ? "url" : "assets",
+                                           argv[i] + (url ? 4 : 7),
+                                           cmd->pool);
             if (err != NULL) {
                 return err;
             }

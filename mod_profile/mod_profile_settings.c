@@ -84,23 +84,11 @@ static void add_page(profile_data_t *d, profile_use_t *u, apr_pool_t *p);
 static const char *page_url(const profile_use_t *u, apr_pool_t *p)
 {
     const server_rec *s = u->s;
-    const char *scheme = s->server_scheme ? s->server_scheme : "http";
-    const char *host = s->server_hostname ? s->server_hostname
-                       : "localhost";
-    const char *base = profile_conf_base(u->conf);
-    apr_port_t dflt = strcasecmp(scheme, "https") == 0 ? 443 : 80;
 
-    if (u->url != NULL) {
-        return u->url;
-    }
-    if (strchr(host, ':') != NULL && host[0] != '[') {
-        host = apr_pstrcat(p, "[", host, "]", NULL);     /* IPv6 */
-    }
-    /* (A base never ends in "/": no "//".) */
-    return apr_psprintf(p, "%s://%s%s%s/", scheme, host,
-                        s->port && s->port != dflt
-                        ? apr_psprintf(p, ":%u", (unsigned)s->port) : "",
-                        base ? base : "");
+    return u->url ? u->url : profile_args_page_base(
+        s->server_scheme ? s->server_scheme : "http",
+        s->server_hostname ? s->server_hostname : "localhost", s->port,
+        profile_conf_base(u->conf), p);
 }
 
 /* The place line u publishes its file's pages at, once per place. */

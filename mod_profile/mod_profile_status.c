@@ -21,6 +21,7 @@
 #include <jansson.h>
 
 #include "mod_profile.h"
+#include "profile_args.h"
 #include "profile_report.h"
 
 #define jstr(s, p) profile_report_str((s), NULL, (p))
@@ -41,39 +42,6 @@ const char *profile_server_name(const server_rec *s, apr_pool_t *p)
                              : "", " (main server)", NULL);
     }
     return apr_psprintf(p, "%s:%u", s->server_hostname, (unsigned)port);
-}
-
-/* How section `w` may apply to the URLs below base `base` (review E5):
- * NULL when it cannot; "encloses" or "nested" for a plain <Location>
- * whose path is a prefix of the base or below it (httpd compares
- * <Location> paths as string prefixes); "server" for a setting outside
- * any section; "regex or <If>" for a section only httpd can match, at
- * the request. */
-static const char *applies(const profile_setting_t *w, const char *base)
-{
-    apr_size_t n;
-
-    if (w->section == NULL) {
-        return "server";
-    }
-    /* The module's URLs name no file: no <Directory> or <Files> section
-     * applies to them (mod_profile.c, translate_name). */
-    if (strstr(w->section, "<Directory") != NULL
-        || strstr(w->section, "<Files") != NULL) {
-        return NULL;
-    }
-    if (w->location == NULL || strstr(w->section, "<If") != NULL
-        || strstr(w->section, "<Else") != NULL) {
-        return "regex or <If>";
-    }
-    if (base == NULL) {
-        return "may apply";
-    }
-    n = strlen(w->location);
-    if (strncmp(base, w->location, n) == 0) {
-        return "encloses";
-    }
-    return strncmp(w->location, base, strlen(base)) == 0 ? "nested" : NULL;
 }
 
 static json_t *setting_json(const profile_setting_t *w, const char *how,
@@ -131,7 +99,8 @@ static json_t *use_json(const profile_use_t *u, apr_pool_t *p)
             set(here, w->name, jstr(w->value, p));
         }
         else if ((w->s == u->s || !w->s->is_virtual || !u->s->is_virtual)
-                 && (how = applies(w, profile_conf_base(u->conf)))
+                 && (how = profile_args_section_applies(
+                         w->section, w->location, profile_conf_base(u->conf)))
                     != NULL) {
             json_array_append_new(other, setting_json(w, how, p));
         }

@@ -129,7 +129,8 @@ int profile_args_stop(const char *argv, apr_size_t n)
     return 0;
 }
 
-int profile_args_page_url(const char *s, int path_ok)
+/* Whether `s` is a page's public URL, or with path_ok a URL path too. */
+static int page_url(const char *s, int path_ok)
 {
     apr_pool_t *p;
     apr_uri_t u;
@@ -152,4 +153,70 @@ int profile_args_page_url(const char *s, int path_ok)
                && (u.path == NULL || u.path[0] == '/'));
     apr_pool_destroy(p);
     return ok;
+}
+
+const char *profile_args_page_option(const char **out, const char *name,
+                                     const char *value, apr_pool_t *p)
+{
+    int assets = strcmp(name, "assets") == 0;
+
+    if (*out != NULL) {
+        return apr_psprintf(p, "ProfileData: %s= given twice", name);
+    }
+    if (!page_url(value, assets)) {
+        return apr_psprintf(p, "ProfileData: %s=%s: expected %s", name,
+                            value, assets
+                            ? "a URL path or an absolute http or https URL "
+                              "of the page's static files "
+                              "(assets=/profile-assets/)"
+                            : "the page's absolute http or https URL "
+                              "(url=https://example.org/profile/)");
+    }
+    *out = value[strlen(value) - 1] == '/' ? value
+           : apr_pstrcat(p, value, "/", NULL);
+    return NULL;
+}
+
+const char *profile_args_page_base(const char *scheme, const char *host,
+                                   unsigned port, const char *base,
+                                   apr_pool_t *p)
+{
+    unsigned dflt = strcasecmp(scheme, "https") == 0 ? 443 : 80;
+
+    if (strchr(host, ':') != NULL && host[0] != '[') {
+        host = apr_pstrcat(p, "[", host, "]", NULL);     /* IPv6 */
+    }
+    /* (A base never ends in "/": no "//".) */
+    return apr_psprintf(p, "%s://%s%s%s/", scheme, host,
+                        port && port != dflt ? apr_psprintf(p, ":%u", port)
+                        : "", base ? base : "");
+}
+
+const char *profile_args_section_applies(const char *section,
+                                         const char *location,
+                                         const char *base)
+{
+    apr_size_t n;
+
+    if (section == NULL) {
+        return "server";
+    }
+    /* The module's URLs name no file: no <Directory> or <Files> section
+     * applies to them (mod_profile.c, translate_name). */
+    if (strstr(section, "<Directory") != NULL
+        || strstr(section, "<Files") != NULL) {
+        return NULL;
+    }
+    if (location == NULL || strstr(section, "<If") != NULL
+        || strstr(section, "<Else") != NULL) {
+        return "regex or <If>";
+    }
+    if (base == NULL) {
+        return "may apply";
+    }
+    n = strlen(location);
+    if (strncmp(base, location, n) == 0) {
+        return "encloses";
+    }
+    return strncmp(location, base, strlen(base)) == 0 ? "nested" : NULL;
 }

@@ -32,11 +32,31 @@ int profile_args_size(apr_off_t *out, const char *s);
  * -1 when `s` is no such option or names one already set (not -1),
  * -2 when its value is none of those. */
 int profile_args_data_option(int *bad, int *compress, const char *s);
-/* Non-zero when `s` is a page's public URL (ProfileData url=): an
- * absolute http or https URL with a host and no query, fragment or
- * user; or, with path_ok, also a URL path from "/" (assets=).  Neither
- * holds a space, a quote or an angle bracket. */
-int profile_args_page_url(const char *s, int path_ok);
+/* A page option of a ProfileData line (CONTRACT §11), `name` "url" or
+ * "assets": sets *out to `value` with a trailing "/", and returns NULL;
+ * or returns the error, when *out is set already or value is no page's
+ * URL: url= an absolute http or https URL with a host and no query,
+ * fragment or user; assets= that or a URL path from "/".  Neither holds
+ * a space, a quote or an angle bracket. */
+const char *profile_args_page_option(const char **out, const char *name,
+                                     const char *value, apr_pool_t *p);
+/* The public URL of a page at URL path `base` ("" or "/..."; NULL: "")
+ * of a server named scheme://host:port (the default port left out, an
+ * IPv6 host bracketed), ending in "/". */
+const char *profile_args_page_base(const char *scheme, const char *host,
+                                   unsigned port, const char *base,
+                                   apr_pool_t *p);
+/* How a section setting a request-time directive may apply to the URLs
+ * below API base `base` (NULL: unknown), for the reports (CONTRACT §1):
+ * `section` as written (NULL: outside any), `location` the plain
+ * <Location> path it stands in (NULL: none).  "server", "encloses",
+ * "nested" (a <Location> path that is a prefix of the base, or below it:
+ * httpd compares string prefixes), "regex or <If>", "may apply" (the
+ * base is unknown), or NULL where it cannot apply (another <Location>,
+ * <Directory>, <Files>). */
+const char *profile_args_section_applies(const char *section,
+                                         const char *location,
+                                         const char *base);
 /* The rest of URL path `uri` below API base `base` ("" or "/..."), or
  * NULL: below means the base itself or base + "/..." (CONTRACT §2). */
 const char *profile_args_below(const char *uri, const char *base);

@@ -54,7 +54,7 @@ static void begin(profile_response_t *resp, const profile_request_t *req,
 
 /* A page made now (405, 503): plain words in `lang`, no data; its style
  * from `assets` (NULL: none).  assets is the configuration's, checked
- * (profile_args_page_url(): no quote or angle bracket). */
+ * (profile_args_page_option(): no quote or angle bracket). */
 static const char *plain_page(apr_size_t *len, const char *lang,
                               profile_page_word_e title,
                               profile_page_word_e text, const char *assets,

@@ -133,6 +133,76 @@ static void stop_is_k_stop_or_graceful_stop(void **state)
     assert_false(stops("", 0));
 }
 
+static void page_options_are_page_urls_said_once(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    const char *url = NULL, *assets = NULL;
+
+    assert_null(profile_args_page_option(&url, "url",
+                                         "https://ana.example/cv", p));
+    assert_string_equal(url, "https://ana.example/cv/");
+    assert_non_null(strstr(profile_args_page_option(&url, "url",
+                                                    "https://b.example/",
+                                                    p), "given twice"));
+    assert_null(profile_args_page_option(&assets, "assets", "/static/", p));
+    assert_string_equal(assets, "/static/");
+    assets = NULL;
+    /* A path is no public URL; quotes, other schemes, queries and users
+     * are refused. */
+    url = NULL;
+    assert_non_null(profile_args_page_option(&url, "url", "/cv", p));
+    assert_non_null(profile_args_page_option(&assets, "assets",
+                                             "/a\"b", p));
+    assert_non_null(profile_args_page_option(&url, "url",
+                                             "ftp://ana.example/", p));
+    assert_non_null(profile_args_page_option(&url, "url",
+                                             "https://ana.example/?x", p));
+    assert_non_null(profile_args_page_option(&url, "url",
+                                             "https://u@ana.example/", p));
+    assert_non_null(profile_args_page_option(&assets, "assets",
+                                             "//cdn.example/x", p));
+    assert_null(url);
+    assert_null(assets);
+}
+
+static void page_base_is_the_servers_name_and_the_base(void **state)
+{
+    apr_pool_t *p = POOL(state);
+
+    assert_string_equal(profile_args_page_base("https", "ana.example", 443,
+                                               "/cv", p),
+                        "https://ana.example/cv/");
+    assert_string_equal(profile_args_page_base("http", "127.0.0.1", 8080,
+                                               "", p),
+                        "http://127.0.0.1:8080/");
+    assert_string_equal(profile_args_page_base("http", "::1", 0, NULL, p),
+                        "http://[::1]/");
+}
+
+static void sections_apply_where_httpd_may_merge_them(void **state)
+{
+    (void)state;
+    assert_string_equal(profile_args_section_applies(NULL, NULL, "/a/api"),
+                        "server");
+    assert_string_equal(profile_args_section_applies("<Location /a>", "/a",
+                                                     "/a/api"), "encloses");
+    assert_string_equal(profile_args_section_applies(
+                            "<Location /a/api/x>", "/a/api/x", "/a/api"),
+                        "nested");
+    assert_null(profile_args_section_applies("<Location /b>", "/b",
+                                             "/a/api"));
+    assert_null(profile_args_section_applies("<Directory /srv>", NULL,
+                                             "/a/api"));
+    assert_string_equal(profile_args_section_applies(
+                            "<LocationMatch ^/a>", NULL, "/a/api"),
+                        "regex or <If>");
+    assert_string_equal(profile_args_section_applies(
+                            "<Location /a/api> <If \"true\">", "/a/api",
+                            "/a/api"), "regex or <If>");
+    assert_string_equal(profile_args_section_applies("<Location /b>", "/b",
+                                                     NULL), "may apply");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -143,6 +213,9 @@ int main(void)
         cmocka_unit_test(below_is_the_base_or_a_path_under_it),
         UNIT_TEST(base_loses_trailing_slashes),
         cmocka_unit_test(stop_is_k_stop_or_graceful_stop),
+        UNIT_TEST(page_options_are_page_urls_said_once),
+        UNIT_TEST(page_base_is_the_servers_name_and_the_base),
+        cmocka_unit_test(sections_apply_where_httpd_may_merge_them),
     };
 
     return cmocka_run_group_tests(tests, unit_group_setup,
