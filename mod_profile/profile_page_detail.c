@@ -45,9 +45,7 @@ void pg_experience_page(pg_t *g, json_t *it)
                  apr_pstrcat(g->p, "experience/", id, NULL), "role",
                  apr_pstrcat(g->p, "experience-", id, NULL));
     pg_el(g, "h1", "role-title", json_object_get(it, "role"));
-    pg_role_meta(g, it);
-    pg_el_opt(g, "p", "role-context", json_object_get(it, "context"));
-    pg_list(g, "highlights", json_object_get(it, "highlights"));
+    pg_role_body(g, it);
     detail_end(g);
 }
 

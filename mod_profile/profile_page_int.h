@@ -66,9 +66,10 @@ const char *pg_name_of(pg_t *g);
 const char *pg_shortened(const char *s, apr_pool_t *p);
 /* The URLs of the same page in every language: url + lang + "/" + rest. */
 const char **pg_alternates(pg_t *g, const char *rest);
-/* The pages (profile_page_sections.c, profile_page_detail.c), and an
- * experience record's company and period line, which both show. */
-void pg_role_meta(pg_t *g, json_t *it);
+/* The pages (profile_page_sections.c, profile_page_detail.c), and what
+ * both show of an experience record below its role: company and period,
+ * context, highlights. */
+void pg_role_body(pg_t *g, json_t *it);
 void pg_home_page(pg_t *g, const char *xdefault);
 void pg_experience_page(pg_t *g, json_t *it);
 void pg_case_page(pg_t *g, json_t *it);

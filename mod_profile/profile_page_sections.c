@@ -103,7 +103,7 @@ static void metrics(pg_t *g)
 }
 
 /* Company and period of experience record `it`. */
-void pg_role_meta(pg_t *g, json_t *it)
+static void role_meta(pg_t *g, json_t *it)
 {
     profile_html_raw(g->b, "<p class=\"role-meta\">");
     pg_link(g, "company", NULL, pg_url_of(it, "companyUrl"),
@@ -114,6 +114,13 @@ void pg_role_meta(pg_t *g, json_t *it)
         pg_link(g, "period", NULL, "", json_object_get(it, "period"));
     }
     profile_html_raw(g->b, "</p>\n");
+}
+
+void pg_role_body(pg_t *g, json_t *it)
+{
+    role_meta(g, it);
+    pg_el_opt(g, "p", "role-context", json_object_get(it, "context"));
+    pg_list(g, "highlights", json_object_get(it, "highlights"));
 }
 
 /* Whether experience has companies enough for a filter to help. */
@@ -152,9 +159,7 @@ static void experience(pg_t *g)
                                                id, NULL),
              json_object_get(it, "role"));
         profile_html_raw(g->b, "</h3>\n");
-        pg_role_meta(g, it);
-        pg_el_opt(g, "p", "role-context", json_object_get(it, "context"));
-        pg_list(g, "highlights", json_object_get(it, "highlights"));
+        pg_role_body(g, it);
         profile_html_raw(g->b, "</li>\n");
     }
     profile_html_raw(g->b, "</ol>\n</section>\n");
@@ -201,6 +206,7 @@ static void case_studies(pg_t *g)
 static void skills(pg_t *g)
 {
     json_t *it, *list_v;
+    const char *title;
     size_t i, total = 0;
     int fell;
 
@@ -220,11 +226,10 @@ static void skills(pg_t *g)
         profile_html_cat(g->b, "<section class=\"skill-group\" "
                          "aria-labelledby=\"skills-", n, "\">\n<h3 "
                          "id=\"skills-", n, "\"", NULL);
-        fell = 0;
-        pg_text(g, json_object_get(it, "title"), &fell);
+        title = pg_text(g, json_object_get(it, "title"), &fell);
         pg_fell_attr(g, fell);
         profile_html_raw(g->b, ">");
-        profile_html_esc(g->b, pg_text(g, json_object_get(it, "title"), NULL));
+        profile_html_esc(g->b, title);
         profile_html_raw(g->b, "</h3>\n");
         pg_el_opt(g, "p", "skill-summary", json_object_get(it, "summary"));
         pg_list(g, "chips", json_object_get(it, "skills"));
