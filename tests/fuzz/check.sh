@@ -23,14 +23,45 @@ done
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/mod_profile-fuzz.XXXXXX") || exit 99
 trap 'rm -rf "$scratch"' EXIT
+# Each fuzzer is one process: two lanes (PROFILE_TEST_JOBS, default one
+# per core) fuzz side by side, each target for its full time.
+jobs=${PROFILE_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case $jobs in ''|*[!0-9]*|0) jobs=1 ;; esac
+lane() {
+    n=0
+    for t in "$@"; do
+        FUZZ_WORK=$scratch/$t sh "$here/run.sh" "$t" \
+            "$FUZZ_CHECK_SECONDS" > "$scratch/$t.out" 2>&1 || n=$((n + 1))
+    done
+    echo "$n" > "$scratch/lane.$$.$1"
+}
+i=0
+lanes=
+for t in $targets; do
+    k=$((i % jobs))
+    eval "lane_$k=\"\${lane_$k:-} $t\""
+    i=$((i + 1))
+done
+k=0
+while [ "$k" -lt "$jobs" ] && [ "$k" -lt "$i" ]; do
+    eval "set -- \$lane_$k"
+    lane "$@" &
+    lanes="$lanes $!"
+    k=$((k + 1))
+done
+# shellcheck disable=SC2086  # a list of process ids
+wait $lanes
 failed=0
 for t in $targets; do
-    FUZZ_WORK=$scratch/$t sh "$here/run.sh" "$t" \
-        "$FUZZ_CHECK_SECONDS" || failed=$((failed + 1))
+    cat "$scratch/$t.out"
     if [ -f "$scratch/$t.log" ] && grep -q 'Test unit written' \
             "$scratch/$t.log"; then
         cat "$scratch/$t.log"
     fi
+done
+for f in "$scratch"/lane.*; do
+    [ -f "$f" ] || { failed=$((failed + 1)); continue; }
+    failed=$((failed + $(cat "$f")))
 done
 passed=$(( $(echo $targets | wc -w) - failed ))
 echo "$passed passed, $failed failed"

@@ -40,8 +40,23 @@ def pytest_configure(config):
         "that this test provokes on purpose")
 
 
+# Under pytest-xdist (run.sh) each worker takes the next tests as it
+# finishes; the files with the longest tests go first, so that no worker
+# starts a minute-long test when the others are nearly done.
+LONGEST_FIRST = ("test_memory.py", "test_hostile_files.py", "test_load.py",
+                 "test_shared_caches.py", "test_po.py")
+
+
+def pytest_collection_modifyitems(session, config, items):
+    def rank(item):
+        name = os.path.basename(str(item.fspath))
+        return LONGEST_FIRST.index(name) if name in LONGEST_FIRST \
+            else len(LONGEST_FIRST)
+    items.sort(key=rank)                # stable: each file's order kept
+
+
 # ------------------------------------------- httpd's own known crashes
-_httpd_crashes = []         # (nodeid, crash_triage.Finding)
+_httpd_crashes = []         # (nodeid, what the finding says)
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -51,6 +66,12 @@ def pytest_runtest_makereport(item, call):
     if call.excinfo is not None \
             and call.excinfo.errisinstance(crash_triage.HttpdCrash):
         rep.httpd_crash = call.excinfo.value
+
+
+def _plain(report):
+    """The report without the exception object, which pytest-xdist could
+    not send to its controller."""
+    report.__dict__.pop("httpd_crash", None)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -63,23 +84,34 @@ def pytest_runtest_protocol(item, nextitem):
     reports = runtestprotocol(item, nextitem=nextitem, log=False)
     crashed = [r for r in reports if getattr(r, "httpd_crash", None)]
     if crashed:
-        for f in crashed[0].httpd_crash.findings:
-            _httpd_crashes.append((item.nodeid, f))
-        for r in reports:
-            if r is crashed[0]:
-                r.outcome = "rerun"
-            item.ihook.pytest_runtest_logreport(report=r)
+        rerun = crashed[0]
+        rerun.outcome = "rerun"
+        # What the summary prints travels with the report (user_properties
+        # reach pytest-xdist's controller; attributes of ours do not).
+        rerun.user_properties.append(
+            ("httpd_crash", ["%s\n    %s" % (f.line, f.describe())
+                             for f in rerun.httpd_crash.findings]))
         try:
             item.session._setupstate.teardown_exact(None)
         except Exception as e:          # shown, and the rerun still runs
-            _httpd_crashes.append((item.nodeid, "teardown before the "
-                                   "rerun failed: %r" % e))
+            rerun.user_properties.append(
+                ("httpd_crash", ["teardown before the rerun failed: %r" % e]))
+        for r in reports:
+            _plain(r)
+            item.ihook.pytest_runtest_logreport(report=r)
         reports = runtestprotocol(item, nextitem=nextitem, log=False)
     for r in reports:
+        _plain(r)
         item.ihook.pytest_runtest_logreport(report=r)
     item.ihook.pytest_runtest_logfinish(nodeid=item.nodeid,
                                         location=item.location)
     return True
+
+
+def pytest_runtest_logreport(report):
+    for name, lines in getattr(report, "user_properties", ()):
+        if name == "httpd_crash":
+            _httpd_crashes.extend((report.nodeid, ln) for ln in lines)
 
 
 def pytest_report_teststatus(report):
@@ -93,12 +125,8 @@ def pytest_terminal_summary(terminalreporter):
         return
     tr = terminalreporter
     tr.section("httpd's own known crashes (test run again from scratch)")
-    for nodeid, f in _httpd_crashes:
-        if isinstance(f, str):
-            tr.write_line("%s\n    %s" % (nodeid, f))
-        else:
-            tr.write_line("%s\n    %s\n    %s" % (nodeid, f.line,
-                                                 f.describe()))
+    for nodeid, text in _httpd_crashes:
+        tr.write_line("%s\n    %s" % (nodeid, text))
     tr.write_line("%d httpd crash(es) of a known kind; see docs/testing.md, "
                   "\"Crashed children\"" % len(_httpd_crashes))
 

@@ -11,7 +11,8 @@
 # separated by spaces; default: all of tests/integration but the browser
 # tests, test_browser.py and test_page.py, which browser.sh runs).  PROFILE_MPM,
 # PROFILE_MODSET and PROFILE_PHP choose the server configuration
-# (httpd_harness.py; matrix.sh runs the others).
+# (httpd_harness.py; matrix.sh runs the others).  PROFILE_TEST_JOBS sets
+# how many tests run at once (default: one per core).
 #
 # Exit status: pytest's, or 77 (automake SKIP) when there is no httpd to
 # test with, or 99 (automake hard error) when the module is not built.
@@ -79,6 +80,18 @@ if [ -n "${SANITIZER_RUNTIME:-}" ]; then
     LSAN_OPTIONS="print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
     export LSAN_OPTIONS
     echo "httpd runs with LD_PRELOAD=$SANITIZER_RUNTIME"
+fi
+
+# Both cores (or PROFILE_TEST_JOBS): pytest-xdist runs the tests in that
+# many worker processes, each test server on its own free port and scratch
+# directory as in a serial run.  PROFILE_TEST_JOBS=1, or no xdist, runs
+# them one at a time in this process.
+jobs=${PROFILE_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case $jobs in ''|*[!0-9]*) jobs=1 ;; esac
+if [ "$jobs" -gt 1 ] && "$PY" -c 'import xdist' >/dev/null 2>&1; then
+    set -- -p xdist -n "$jobs" --dist loadfile "$@"
+elif [ "$jobs" -gt 1 ]; then
+    echo "NOTE: no pytest-xdist (python3-pytest-xdist): one test at a time"
 fi
 
 cd "$SRCDIR" || exit 99
