@@ -3,9 +3,13 @@
 core (docs/testing.md, "Crashed children").
 
 When an error log says a child died of a signal, judge() finds the child's
-core in the server's CoreDumpDirectory, prints every thread's backtrace
-with gdb and classifies the crashing thread's stack.  Three signatures
-are httpd's own (shown without mod_profile, /work/shared/notes):
+core where kernel.core_pattern sends it (CoreSetting, CoreFinder: a
+relative pattern such as Debian's "core" or "core.%e.%p" into the server's
+CoreDumpDirectory, an absolute one into its directory, systemd-coredump's
+pipe through `coredumpctl dump`; any other pipe, or a directory it cannot
+read, is a crash it cannot judge, said plainly), prints every thread's
+backtrace with gdb and classifies the crashing thread's stack.  Three
+signatures are httpd's own (shown without mod_profile, /work/shared/notes):
 
 * EVENT_CLOSE_WORKER_SOCKETS (httpd-event-restart-crash.md): SIGSEGV in
   libapr's apr_os_sock_get called from close_socket_nonblocking_ <-
@@ -26,15 +30,17 @@ Each one also needs no frame of mod_profile in any thread -- but for the
 event MPM's race, a worker thread serving a request (frames of ours above
 httpd's handler call in a connection's processing) is a bystander: the
 race is between the main thread and a worker in lingering close.  Anything
-else -- a mod_profile frame, another stack, no core, no gdb -- is ours (or
-unknown) and fails the test with the backtrace.  A classified httpd crash
-raises HttpdCrash, which conftest.py answers by running the test once
-more from scratch."""
+else -- a mod_profile frame, another stack, no core, a core it cannot read,
+no gdb -- is ours (or unknown) and fails the test with the backtrace.  A
+classified httpd crash raises HttpdCrash, which conftest.py answers by
+running the test once more from scratch."""
+import glob
 import os
 import re
 import shutil
 import subprocess
 import tempfile
+import time
 
 GDB = shutil.which("gdb")
 HTTPD = os.environ.get("HTTPD") or "/usr/sbin/apache2"
@@ -60,18 +66,22 @@ class HttpdCrash(Exception):
 
 
 class Finding:
-    def __init__(self, pid, line, kind=None, why="", core=None, bt=""):
+    def __init__(self, pid, line, kind=None, why="", core=None, bt="",
+                 origin=None):
         self.pid = pid
         self.line = line
         self.kind = kind                # None: ours or unknown
         self.why = why
         self.core = core
         self.bt = bt
+        self.origin = origin            # where the kernel had put it
 
     def describe(self):
-        return "child %s: %s (%s); core %s" % (
+        return "child %s: %s (%s); core %s%s" % (
             self.pid, self.kind or "NOT a known httpd crash: ours or "
-            "unknown", self.why, self.core or "none")
+            "unknown", self.why, self.core or "none",
+            " (from %s)" % self.origin
+            if self.origin and self.origin != self.core else "")
 
 
 # ---------------------------------------------------------- backtraces
@@ -280,56 +290,265 @@ def gdb_backtrace(core):
     return cp.stdout + cp.stderr
 
 
-def find_cores(core_dir):
-    """{pid: (core path, gdb text)} for the cores in `core_dir`; each is
-    moved to kept_dir() as core.PID (core_pattern "core" reuses one
-    name)."""
-    out = {}
+class CoreSetting:
+    """Where the kernel sends cores: kernel.core_pattern and
+    kernel.core_uses_pid.  kind is "file" (a relative pattern, in the
+    crashing process's working directory -- httpd's CoreDumpDirectory --
+    or an absolute one), "systemd" (a pipe to systemd-coredump), "pipe"
+    (any other program), "socket" (@...) or "none" (an empty pattern)."""
+
+    def __init__(self, pattern, uses_pid=False):
+        self.pattern = pattern
+        self.uses_pid = uses_pid
+        if pattern is None:             # no /proc: Debian's default
+            self.kind = "file"
+        elif pattern.startswith("|"):
+            words = pattern[1:].split()
+            self.program = words[0] if words else ""
+            self.kind = "systemd" if os.path.basename(self.program) \
+                == "systemd-coredump" else "pipe"
+        elif pattern.startswith("@"):
+            self.kind = "socket"
+        elif pattern == "":
+            self.kind = "none"
+        else:
+            self.kind = "file"
+
+    @classmethod
+    def current(cls):
+        def read(name):
+            try:
+                with open("/proc/sys/kernel/" + name) as f:
+                    return f.read().rstrip("\n")
+            except OSError:
+                return None
+        return cls(read("core_pattern"), (read("core_uses_pid") or "0")
+                   .strip() not in ("", "0"))
+
+    def __repr__(self):
+        return "kernel.core_pattern %r%s" % (
+            "core" if self.pattern is None else self.pattern,
+            ", core_uses_pid 1" if self.uses_pid else "")
+
+    def names_pid(self):
+        """Whether a core's file name has its pid in it."""
+        return self.glob("", 1) != self.glob("", None)
+
+    def glob(self, core_dir, pid=None):
+        """A glob of the file the core of `pid` (any pid: None) goes to,
+        for a process whose working directory is `core_dir`.  Of the
+        pattern's specifiers (man 5 core), %p is the pid as the crashed
+        process's namespace sees it -- the pid httpd logs -- and %% a
+        "%"; every other one (%e, %t, %P, %h, ... or one unknown, which
+        the kernel drops) matches any text.  With core_uses_pid and no %p
+        the kernel appends ".PID"."""
+        pattern = "core" if self.pattern is None else self.pattern
+        out, i, pid_in = [], 0, False
+        while i < len(pattern):
+            c = pattern[i]
+            if c != "%":
+                out.append(glob.escape(c))
+                i += 1
+                continue
+            spec = pattern[i + 1:i + 2]
+            i += 2
+            if spec == "%":
+                out.append("%")
+            elif spec == "p":
+                pid_in = True
+                out.append("*" if pid is None else str(pid))
+            elif spec:
+                out.append("*")
+        if self.uses_pid and not pid_in:
+            out.append("." + ("*" if pid is None else str(pid)))
+        return os.path.join(glob.escape(core_dir), "".join(out))
+
+    def directory(self):
+        """The directory an absolute pattern sends cores to, if its name
+        has no specifier."""
+        if self.kind != "file" or not (self.pattern or "").startswith("/"):
+            return None
+        d = os.path.dirname(self.pattern)
+        return None if "%" in d else d
+
+    def unreadable(self):
+        """Why the suite cannot read the cores under this setting (a
+        sentence for the finding), or None."""
+        what = None
+        if self.kind == "pipe":
+            what = "a pipe to %s" % (self.program or "nothing")
+        elif self.kind == "systemd" and shutil.which("coredumpctl") is None:
+            what = "a pipe to systemd-coredump, and no coredumpctl on PATH"
+        elif self.kind == "socket":
+            what = "a socket"
+        elif self.kind == "none":
+            what = "empty: no core files"
+        elif self.directory() is not None:
+            d = self.directory()
+            if not os.path.isdir(d):
+                what = "its directory %s does not exist" % d
+            elif not os.access(d, os.R_OK | os.X_OK):
+                what = "its directory %s is not readable" % d
+        if what is None:
+            return None
+        return "cannot read cores: kernel.core_pattern is %r (%s); set it " \
+            "to 'core' (sysctl kernel.core_pattern=core) to let the suite " \
+            "judge crashes" % (self.pattern, what)
+
+
+def _keep(path, pid):
+    dest = os.path.join(kept_dir(), "core.%s" % pid)
+    if os.path.abspath(path) != dest:
+        shutil.move(path, dest)
+    return dest
+
+
+def _generated_by_httpd(text):
+    m = re.search(r"Core was generated by `(\S+)", text)
+    return m is not None and os.path.basename(m.group(1)) \
+        == os.path.basename(HTTPD)
+
+
+class CoreFinder:
+    """Finds the cores of crashed children under a CoreSetting; each one
+    found is moved to kept_dir() as core.PID (core_pattern "core" reuses
+    one name) and read with gdb."""
+
+    def __init__(self, setting, core_dir):
+        self.setting = setting
+        self.core_dir = core_dir
+        self.cores = {}                 # pid: (kept path, gdb text, from)
+        self.seen = {}                  # path: (mtime, size), not ours
+        self.notes = {}                 # pid: why coredumpctl had none
+        # A relative pattern writes into the server's own directory: every
+        # core there is one of its children's.
+        self.own_dir = setting.pattern is None \
+            or not setting.pattern.startswith("/")
+
+    def find(self, pids):
+        """Looks once for the cores of `pids` not found yet."""
+        pids = [p for p in pids if p not in self.cores]
+        if not pids:
+            return
+        if self.setting.kind == "systemd":
+            for pid in pids:
+                self._coredumpctl(pid)
+        elif self.setting.names_pid():
+            for pid in pids:
+                for path in sorted(glob.glob(self.setting.glob(
+                        self.core_dir, pid)), key=_mtime, reverse=True):
+                    if self._read(path, [pid], name_pid=pid):
+                        break
+        else:
+            for path in sorted(glob.glob(self.setting.glob(self.core_dir)),
+                               key=_mtime):
+                self._read(path, pids)
+
+    def _read(self, path, pids, name_pid=None):
+        if not os.path.isfile(path):
+            return False
+        try:
+            st = os.stat(path)
+        except OSError:
+            return False
+        if self.seen.get(path) == (st.st_mtime, st.st_size):
+            return False
+        text = gdb_backtrace(path)
+        pid = Backtrace(text).pid or name_pid
+        mine = self.own_dir or (pid in pids and _generated_by_httpd(text))
+        if pid is None or not mine:
+            self.seen[path] = (st.st_mtime, st.st_size)
+            return False
+        self.cores[pid] = (_keep(path, pid), text, path)
+        return pid in pids
+
+    def _coredumpctl(self, pid):
+        dest = os.path.join(kept_dir(), "core.%d" % pid)
+        try:
+            cp = subprocess.run(["coredumpctl", "dump", str(pid),
+                                 "--output=" + dest], capture_output=True,
+                                text=True, timeout=60)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            self.notes[pid] = str(e)
+            return
+        if cp.returncode == 0 and os.path.isfile(dest) \
+                and os.path.getsize(dest) > 0:
+            self.cores[pid] = (dest, gdb_backtrace(dest),
+                               "coredumpctl dump %d" % pid)
+            return
+        if os.path.isfile(dest):
+            os.unlink(dest)
+        err = (cp.stderr or cp.stdout).strip().splitlines()
+        self.notes[pid] = "coredumpctl dump %d: %s" % (
+            pid, err[-1] if err else "exit status %d" % cp.returncode)
+
+    def missing(self, pid):
+        """Why there is no core for `pid` (a sentence for the finding)."""
+        if self.setting.kind == "systemd":
+            where = "in systemd-coredump's journal (%s)" \
+                % self.notes.get(pid, "none")
+        else:
+            where = "matching %s" % self.setting.glob(self.core_dir, pid)
+            d = self.setting.directory()
+            try:
+                if d is not None and not os.stat(d).st_mode & 0o002:
+                    where += " (can the children's user write in %s?)" % d
+            except OSError:
+                pass
+        return "no core dumped: none %s; %r" % (where, self.setting)
+
+
+def _mtime(path):
     try:
-        names = sorted(os.listdir(core_dir))
+        return os.stat(path).st_mtime
     except OSError:
-        return out
-    for name in names:
-        if not re.match(r"core(\.\d+)?$", name):
-            continue
-        text = gdb_backtrace(os.path.join(core_dir, name))
-        pid = Backtrace(text).pid
-        dest = os.path.join(kept_dir(), "core.%s" % (pid or name))
-        shutil.move(os.path.join(core_dir, name), dest)
-        out[pid] = (dest, text)
-    return out
+        return 0
 
 
-def core_pattern():
-    try:
-        with open("/proc/sys/kernel/core_pattern") as f:
-            return f.read().strip()
-    except OSError:
-        return None
+# How long judge() waits for the cores of crash lines that say one was
+# dumped (AH00051 "possible coredump"): a pipe's collector such as
+# systemd-coredump stores it after the process is gone.
+CORE_WAIT = float(os.environ.get("CORE_WAIT") or 5)
 
 
-def judge(core_dir, lines):
-    """For crash lines `lines` of a server whose cores go to `core_dir`:
-    raises AssertionError (with the backtraces) unless every crash is a
-    known httpd crash, then HttpdCrash with the findings."""
+def judge(core_dir, lines, setting=None, wait=None):
+    """For crash lines `lines` of a server whose CoreDumpDirectory is
+    `core_dir`: raises AssertionError (with the backtraces) unless every
+    crash is a known httpd crash, then HttpdCrash with the findings.
+    The cores are looked for where `setting` (a CoreSetting; default: the
+    kernel's) sends them, for up to `wait` seconds (CORE_WAIT)."""
     if GDB is None:
         raise AssertionError("crashed (no gdb to read the core: "
                              "scripts/install-deps):\n" + "\n".join(lines))
-    cores = find_cores(core_dir)
-    findings = []
+    setting = setting or CoreSetting.current()
+    deadline = time.monotonic() + (CORE_WAIT if wait is None else wait)
+    crashes = []                        # (line, pid or None)
     for ln in lines:
         m = CHILD_SIGNAL.search(ln)
-        if not m:
+        crashes.append((ln, int(m.group(1)) if m else None))
+    cannot = setting.unreadable()
+    finder = CoreFinder(setting, core_dir)
+    if cannot is None:
+        pids = [pid for _, pid in crashes if pid is not None]
+        # The kernel said it dumped these: wait for them (bounded).
+        dumped = [pid for ln, pid in crashes
+                  if pid is not None and "possible coredump" in ln]
+        finder.find(pids)
+        while [p for p in dumped if p not in finder.cores] \
+                and time.monotonic() < deadline:
+            time.sleep(0.1)
+            finder.find(dumped)
+    findings = []
+    for ln, pid in crashes:
+        if pid is None:
             findings.append(Finding(None, ln, why="not a child's crash"))
-            continue
-        pid = int(m.group(1))
-        if pid not in cores:
-            findings.append(Finding(pid, ln, why="no core dumped; "
-                                    "kernel.core_pattern %r" % core_pattern()))
-            continue
-        core, text = cores[pid]
-        kind, why = classify(text)
-        findings.append(Finding(pid, ln, kind, why, core, text))
+        elif pid in finder.cores:
+            core, text, origin = finder.cores[pid]
+            kind, why = classify(text)
+            findings.append(Finding(pid, ln, kind, why, core, text, origin))
+        else:
+            findings.append(Finding(pid, ln, why=cannot
+                                    or finder.missing(pid)))
     bad = [f for f in findings if f.kind is None]
     if bad:
         raise AssertionError("a child crashed:\n" + "\n\n".join(

@@ -529,10 +529,11 @@ class Httpd:
         self.conf = os.path.join(root, "httpd.conf")
         self.error_log = os.path.join(root, "logs", "error.log")
         self.pid_file = os.path.join(root, "logs", "httpd.pid")
-        # Where a crashing process leaves its core (kernel.core_pattern
-        # "core": a file in its cwd, which httpd sets to CoreDumpDirectory;
-        # httpd also makes children that changed User dumpable again).
-        # Written by the children's user: world-writable (crash_triage.py).
+        # Where a crashing process leaves its core under a relative
+        # kernel.core_pattern ("core", "core.%e.%p": a file in its cwd,
+        # which httpd sets to CoreDumpDirectory; httpd also makes children
+        # that changed User dumpable again).  crash_triage.py follows any
+        # other pattern.  Written by the children's user: world-writable.
         self.core_dir = os.path.join(root, "cores")
         self.log_checked = 0        # bytes of the error log already judged
         self.pid = None
