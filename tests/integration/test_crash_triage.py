@@ -522,7 +522,23 @@ def test_crashes_twice(server):
 '''
 
 
-def test_a_known_httpd_crash_reruns_the_test_once_from_scratch(tmp_path):
+def _have_xdist():
+    try:
+        import xdist                    # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+# Serially, and as run.sh runs the suite: in pytest-xdist's workers, whose
+# reports (and the crash each rerun names) reach the controller.
+@pytest.mark.parametrize("workers", [
+    [], pytest.param(["-p", "xdist", "-n", "2", "--dist", "loadfile"],
+                     marks=pytest.mark.skipif(not _have_xdist(),
+                                              reason="no pytest-xdist"))],
+    ids=["serial", "xdist"])
+def test_a_known_httpd_crash_reruns_the_test_once_from_scratch(tmp_path,
+                                                               workers):
     """conftest.py's policy, run by a pytest of its own: the crashed
     attempt is reported as a rerun, every fixture is set up again, the
     rerun decides; a second crash fails; the summary names each crash."""
@@ -530,7 +546,8 @@ def test_a_known_httpd_crash_reruns_the_test_once_from_scratch(tmp_path):
         shutil.copy(os.path.join(h.HERE, name), str(tmp_path))
     (tmp_path / "test_policy.py").write_text(RERUN_TESTS)
     cp = subprocess.run([sys.executable, "-m", "pytest", "-p",
-                         "no:cacheprovider", "-rA", str(tmp_path)],
+                         "no:cacheprovider", "-rA"] + workers
+                        + [str(tmp_path)],
                         capture_output=True, text=True, timeout=120,
                         cwd=str(tmp_path))
     out = cp.stdout + cp.stderr
