@@ -18,6 +18,7 @@
 #
 #     tests/integration/matrix.sh [pytest arguments...]
 #     MATRIX_CONFIGS="prefork php" tests/integration/matrix.sh -x
+#     MATRIX_FILES="test_cors.py" tests/integration/matrix.sh
 #
 # A configuration whose Debian files are absent (e.g. no libapache2-mod-php)
 # is skipped with the missing files named.  In a sanitized build (run.sh
@@ -31,13 +32,21 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${SRCDIR:=$(cd "$here/../.." && pwd)}"
 export SRCDIR
 
-# Routing, negotiation, validators, errors, CORS, reloads, coexistence,
-# what the module shows of itself and logs.
-FILES="test_routes.py test_language.py test_validators.py test_errors.py
-test_cors.py test_methods.py test_query.py test_encoding.py test_datafile.py
-test_lastgood.py test_coexistence.py test_bad_data.py
-test_real_configs.py test_status.py test_logging.py test_reload_unchanged.py
-test_page_http.py"
+# What each configuration can change decides what runs under it.  The
+# module has no code of its own that depends on the MPM (no ap_mpm_query;
+# make coverage shows the same lines of mod_profile/ run under each), so
+# worker and prefork run what their process model changes: start, reload,
+# restart and stop, last-good data, bad files, the status and the logs,
+# the other modules beside ours, plus a smoke of every route of the API
+# and the page (LIFECYCLE).  The debian and php module sets put other
+# modules' filters and handlers on every request, so they also run the
+# request-level files: negotiation, validators, errors, CORS, methods,
+# query strings and content codings (REQUEST).
+LIFECYCLE="test_routes.py test_page_http.py test_datafile.py test_lastgood.py
+test_bad_data.py test_reload_unchanged.py test_real_configs.py
+test_status.py test_logging.py test_coexistence.py"
+REQUEST="test_language.py test_validators.py test_errors.py test_cors.py
+test_methods.py test_query.py test_encoding.py"
 if [ -z "${MATRIX_CONFIGS:-}" ]; then
     MATRIX_CONFIGS="worker prefork debian php"
     if [ -n "${SANITIZER_RUNTIME:-}" ]; then
@@ -50,6 +59,14 @@ if [ -z "${MATRIX_CONFIGS:-}" ]; then
              "(mod_php's RTLD_DEEPBIND and ASan exclude each other)"
     fi
 fi
+
+config_files()
+{
+    case $1 in
+        worker|prefork) echo "$LIFECYCLE" ;;
+        *)              echo "$LIFECYCLE $REQUEST" ;;
+    esac
+}
 
 config_env()
 {
@@ -71,11 +88,6 @@ for candidate in "${PYTHON3:-}" /usr/bin/python3 python3; do
     fi
 done
 [ -n "$PY" ] || { echo "SKIP: no python3" >&2; exit 77; }
-
-tests=
-for f in $FILES; do
-    tests="$tests tests/integration/$f"
-done
 
 out=$(mktemp) || exit 99
 trap 'rm -f "$out"' EXIT
@@ -106,6 +118,10 @@ $name: SKIP (missing $missing)"
         skipped=$((skipped + 1))
         continue
     fi
+    tests=
+    for f in ${MATRIX_FILES:-$(config_files "$name")}; do
+        tests="$tests tests/integration/$f"
+    done
     echo "== $name ($vars)"
     start=$(date +%s)
     # shellcheck disable=SC2086

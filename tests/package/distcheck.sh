@@ -43,7 +43,7 @@ fi
 $run_as sh -c '
     cd "$1/mod_profile" &&
     HOME=$1 ./configure >configure.log 2>&1 &&
-    HOME=$1 nice make distcheck \
+    HOME=$1 nice make -j2 distcheck \
         TESTS="\$(UNIT_TESTS) tests/fuzz/replay" >distcheck.log 2>&1
 ' sh "$tmp"
 rc=$?

@@ -3,9 +3,10 @@
 # `make check-sanitize`: the same source built with --enable-sanitizers
 # (ASan and UBSan) in BUILDDIR/sanitize-build, and that build's
 # `make check-all`: unit tests and corpus replays under the sanitizers,
-# and the integration suite, the browser test and the configuration
-# matrix with the sanitized module inside Debian's stock apache2, the ASan
-# runtime preloaded (tests/integration/run.sh).  Any sanitizer report
+# and the whole integration suite and the browser test with the sanitized
+# module inside Debian's stock apache2, the ASan runtime preloaded
+# (tests/integration/run.sh; the configuration matrix runs the same lines
+# of the module, and runs in the plain build only).  Any sanitizer report
 # fails it.
 #
 # The copy of the source comes from `make distdir` (an in-tree configured
