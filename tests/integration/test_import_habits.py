@@ -10,7 +10,8 @@ import os
 
 import pytest
 
-from test_jsonresume import (JR_DATA, export_ok, import_error,  # noqa: F401
+from test_jsonresume import (served_periods,  # noqa: F401
+                             JR_DATA, export_ok, import_error,  # noqa: F401
                              load, profilectl, write)
 
 
@@ -143,7 +144,7 @@ def test_the_other_language_gives_an_ambiguous_date(tmp_path):
     cp = profilectl("import-jsonresume", write(tmp_path / "r.en.json", en),
                     write(tmp_path / "r.es.json", es))
     assert cp.returncode == 0, cp.stderr
-    d = json.loads(cp.stdout)
+    d = served_periods(json.loads(cp.stdout))
     assert d["experience"][0]["period"]["es"].startswith("3 jun. 2023")
     assert ('r.es.json: $.work[0].startDate: "03-06-2023" read as '
             '2023-06-03: %s gives that date for the same entry'
@@ -279,7 +280,7 @@ def test_a_list_given_as_null_in_one_language_is_an_empty_list(tmp_path):
     cp = profilectl("import-jsonresume", write(tmp_path / "r.en.json", en),
                     write(tmp_path / "r.es.json", es))
     assert cp.returncode == 0, cp.stderr
-    d = json.loads(cp.stdout)
+    d = served_periods(json.loads(cp.stdout))
     assert d["skills"][0]["skills"] == {"en": en["skills"][0]["keywords"],
                                         "es": []}
     assert d["experience"][0]["highlights"] == {
@@ -475,7 +476,7 @@ def test_one_file_with_every_language_is_read_once_per_language(tmp_path):
     path = write(tmp_path / "cv.json", _bilingual_file())
     cp = profilectl("import-jsonresume", path, "--lang-order", "en,de")
     assert cp.returncode == 0, cp.stderr
-    d = json.loads(cp.stdout)
+    d = served_periods(json.loads(cp.stdout))
     assert d["languages"] == ["en", "de"]
     assert d["profile"]["headline"] == {"en": "Programmer",
                                         "de": "Programmierer"}
@@ -516,7 +517,7 @@ def test_a_list_item_one_language_lacks_is_left_out_of_its_list(tmp_path):
     path = write(tmp_path / "cv.json", doc)
     cp = profilectl("import-jsonresume", path, "--lang-order", "en,de")
     assert cp.returncode == 0, cp.stderr
-    d = json.loads(cp.stdout)
+    d = served_periods(json.loads(cp.stdout))
     assert d["experience"][0]["highlights"] == {
         "en": ["Shipped it", "Only English"], "de": ["Geliefert"]}
     assert "$.work[0].highlights: 1 item without de text left out of the " \
@@ -534,7 +535,7 @@ def test_spaces_around_a_text_or_a_section_name(tmp_path):
     cp = profilectl("import-jsonresume", write(tmp_path / "r.en.json", en),
                     write(tmp_path / "r.es.json", es))
     assert cp.returncode == 0, cp.stderr
-    d = json.loads(cp.stdout)
+    d = served_periods(json.loads(cp.stdout))
     assert d["profile"]["name"] == en["basics"]["name"]
     assert '$. education : read as "education"' in cp.stderr, cp.stderr
 

@@ -70,10 +70,51 @@ def write(path, data):
     return str(path)
 
 
+# The module's date words (mod_profile/profile_dates.c): the period it
+# writes for an experience record that gives `start` and no `period`
+# (CONTRACT §9, revised 2026-11-28).
+DATE_WORDS = {
+    "en": ("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec", "present"),
+    "es": ("ene. feb. mar. abr. may. jun. jul. ago. sept. oct. nov. dic.",
+           "actualidad"),
+    "de": ("Jan. Feb. März Apr. Mai Juni Juli Aug. Sept. Okt. Nov. Dez.",
+           "heute"),
+    "fr": ("janv. févr. mars avr. mai juin juil. août sept. oct. nov. déc.",
+           "aujourd’hui"),
+    "pt": ("jan. fev. mar. abr. mai. jun. jul. ago. set. out. nov. dez.",
+           "presente"),
+}
+
+
+def module_period(start, end, lang):
+    months, present = DATE_WORDS[lang]
+    months = months.split()
+
+    def date(d):
+        return d if len(d) == 4 else "%s %s" % (months[int(d[5:]) - 1],
+                                                d[:4])
+    if end is None:
+        return "%s – %s" % (date(start), present)
+    return date(start) if start == end else "%s – %s" % (date(start),
+                                                         date(end))
+
+
+def served_periods(d):
+    """d with each period the module writes from the dates (an
+    experience record with a start and no period), as it serves it."""
+    for e in d.get("experience", []):
+        if "start" in e and "period" not in e:
+            e["period"] = {lang: module_period(e["start"], e.get("end"),
+                                               lang)
+                           for lang in d.get("languages", ["en", "es"])
+                           if lang in DATE_WORDS}
+    return d
+
+
 def import_ok(*args):
     cp = profilectl("import-jsonresume", *args)
     assert cp.returncode == 0, cp.stderr
-    return json.loads(cp.stdout)
+    return served_periods(json.loads(cp.stdout))
 
 
 def export_ok(path, lang):
@@ -562,7 +603,7 @@ def test_different_contact_keeps_the_first_and_is_noted(tmp_path):
         "imported" in cp.stderr, cp.stderr
     assert "1 × basics.email (other languages), 1 × basics.url (other " \
         "languages)" in cp.stderr, cp.stderr
-    d = json.loads(cp.stdout)
+    d = served_periods(json.loads(cp.stdout))
     texts = [c["text"] for c in d["contact"]["contacts"]]
     assert "richard.hendriks@mail.com" in texts
     assert "richard@example.es" not in texts
@@ -624,7 +665,7 @@ def test_links_the_module_would_refuse_are_not_imported(tmp_path,
     assert cp.returncode == 0, cp.stderr
     assert "javascript:" not in cp.stdout.lower() and "data:" not in \
         cp.stdout and "ftp:" not in cp.stdout
-    d = json.loads(cp.stdout)
+    d = served_periods(json.loads(cp.stdout))
     assert d["experience"][0]["companyUrl"] == ""
     assert d["education"][0]["institutionUrl"] == ""
     # The website of the language that has one is the link.
@@ -1062,7 +1103,7 @@ def test_older_schema_members_are_mapped(tmp_path):
         e["gpa"] = e.pop("score")
     cp = profilectl("import-jsonresume", *_pair(tmp_path, *docs))
     assert cp.returncode == 0, cp.stderr
-    d = json.loads(cp.stdout)
+    d = served_periods(json.loads(cp.stdout))
     w = d["experience"][0]
     assert w["id"] == "pied-piper-2013" and w["company"] == "Pied Piper"
     assert w["companyUrl"] == "http://piedpiper.example.com"

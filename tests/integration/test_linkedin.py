@@ -22,7 +22,7 @@ import pytest
 
 import httpd_harness as h
 import proc_util as pu
-from test_jsonresume import PROFILECTL, profilectl, write
+from test_jsonresume import PROFILECTL, profilectl, served_periods, write
 
 LI_DATA = os.path.join(h.SRCDIR, "tests", "integration", "data", "linkedin")
 GOOD = sorted(os.path.basename(d) for d in glob.glob(os.path.join(
@@ -79,7 +79,7 @@ def test_export_imports_from_folder_and_zip_alike_and_passes_check(
     out.write_text(cp.stdout, encoding="utf-8")
     ck = profilectl("check", out)
     assert ck.returncode == 0, ck.stdout + ck.stderr
-    d = json.loads(cp.stdout)
+    d = served_periods(json.loads(cp.stdout))
     assert d["languages"] == ["en"]
     assert len(d["experience"]) == len(_rows(folder, "Positions.csv"))
     assert len(d["education"]) == len(_rows(folder, "Education.csv"))
@@ -129,7 +129,7 @@ def test_websites_the_module_would_refuse_are_counted_not_imported(
     cp = _import(str(export))
     assert cp.returncode == 0, cp.stderr
     assert "javascript:" not in cp.stdout and "ftp:" not in cp.stdout
-    d = json.loads(cp.stdout)
+    d = served_periods(json.loads(cp.stdout))
     assert [(k["kind"], k["url"]) for k in d["contact"]["links"]] == [
         ("website", "https://example.com:8080/x"),
         ("github", "https://github.com/example-user")]
@@ -165,7 +165,7 @@ def test_periods_and_skill_group_in_the_chosen_language():
     cp = _import(os.path.join(LI_DATA, "85-constructed-pair-en"),
                  "--lang", "es")
     assert cp.returncode == 0, cp.stderr
-    d = json.loads(cp.stdout)
+    d = served_periods(json.loads(cp.stdout))
     assert d["languages"] == ["es"]
     assert d["experience"][0]["period"] == {"es": "mar. 2021 – actualidad"}
     assert d["skills"][0]["title"] == {"es": "Aptitudes"}
