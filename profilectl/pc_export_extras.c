@@ -2,12 +2,14 @@
 /*
  * pc_export_extras.c -- export-jsonresume's part for what the imports
  * place where CONTRACT §9 (revised 2026-11-28) has a home for it
- * (pc_import_extras.c): an education record whose credential is the
- * word for a certification (and its date) is a certificate, a skill
- * group titled with the word for languages whose items are texts people
- * read ("Spanish (Native)") the languages, the first contact of kind
- * location basics.location, a link of kind project the url of the
- * project of its name.  Run on the document pc_jr_export_doc made.
+ * (pc_import_extras.c), read back by the words the imports write in
+ * each of the file's languages: an education record whose credential
+ * is the word for a certification (alone, or before " · ") is a
+ * certificate; a skill group titled with the word for spoken languages
+ * holds the languages ("Spanish (Native)": the language and its
+ * fluency); the first contact of kind location is basics.location; a
+ * link of kind project is the url of the project of its name.  Run on
+ * the document pc_jr_export_doc made.
  */
 #include <string.h>
 
@@ -20,6 +22,7 @@
 
 typedef struct {
     const char *lang, *fallback;
+    json_t *langs;              /* the data file's languages */
     apr_pool_t *p;
 } jr_ex_t;
 
@@ -32,59 +35,81 @@ static const char *served(jr_ex_t *x, json_t *v)
     return s ? s : "";
 }
 
-/* Whether education record e is a certificate: its credential is the
- * word, or the word, " · " and a period. */
-static int is_certificate(jr_ex_t *x, json_t *e)
+/* Text value v as language `lang` gives it ("" where it has none). */
+static const char *in_lang(json_t *v, const char *lang)
 {
-    const char *c = served(x, json_object_get(e, "credential"));
-    const char *w = pc_jr_word(JR_WORD_CERTIFICATION, x->lang);
-    const char *s, *t;
-    size_t n = strlen(w);
+    const char *s = json_is_string(v) ? json_string_value(v)
+                    : json_string_value(json_object_get(v, lang));
 
-    if (strncmp(c, w, n) != 0) {
-        return 0;
+    return s ? s : "";
+}
+
+/* Whether text value v, in one of the file's languages, is that
+ * language's word `which`: all of it, or (`lead`) before " · ". */
+static int says(jr_ex_t *x, json_t *v, int which, int lead)
+{
+    json_t *l;
+    size_t i, n;
+    const char *s, *w;
+
+    json_array_foreach(x->langs, i, l) {
+        s = in_lang(v, json_string_value(l));
+        w = pc_jr_word(which, json_string_value(l));
+        n = strlen(w);
+        if (strncmp(s, w, n) == 0
+            && (s[n] == '\0'
+                || (lead && strncmp(s + n, JR_SEP, strlen(JR_SEP)) == 0))) {
+            return 1;
+        }
     }
-    return c[n] == '\0' || (strncmp(c + n, JR_SEP, strlen(JR_SEP)) == 0
-                            && pc_jr_parse_period(&s, &t, c + n
-                                                  + strlen(JR_SEP), x->p)
-                               == 0 && *s);
+    return 0;
+}
+
+/* The date certificate record e was given: its start, to the day when
+ * its credential's period says that start with the day. */
+static const char *cert_date(jr_ex_t *x, json_t *e)
+{
+    const char *d = json_string_value(json_object_get(e, "start"));
+    const char *cred = served(x, json_object_get(e, "credential"));
+    const char *per = strstr(cred, JR_SEP), *end, *s, *t;
+
+    if (per == NULL) {
+        return d ? d : "";
+    }
+    per += strlen(JR_SEP);
+    end = strstr(per, JR_SEP);
+    per = end ? apr_pstrndup(x->p, per, end - per) : per;
+    if (pc_jr_parse_period(&s, &t, per, x->p) == 0 && *s
+        && (d == NULL || strncmp(s, d, strlen(d)) == 0)) {
+        return s;
+    }
+    return d ? d : "";
 }
 
 static void certificates(jr_ex_t *x, json_t *doc, json_t *data)
 {
     json_t *edu = json_object_get(doc, "education"), *certs = json_array();
-    json_t *e, *c;
-    size_t i, n = json_array_size(edu);
-    const char *d, *s, *t, *cred, *sep;
+    json_t *records = json_object_get(data, "education"), *e, *c;
+    size_t i;
 
-    for (i = 0; i < n; i++) {
-        e = json_array_get(json_object_get(data, "education"), i);
-        if (!is_certificate(x, e)) {
+    json_array_foreach(records, i, e) {
+        if (!says(x, json_object_get(e, "credential"),
+                  JR_WORD_CERTIFICATION, 1)) {
             continue;
         }
         c = json_object();
         pc_jr_set_str(c, "name", served(x, json_object_get(e, "degree")));
-        /* The period says the day when the import had one. */
-        d = json_string_value(json_object_get(e, "start"));
-        cred = served(x, json_object_get(e, "credential"));
-        sep = strstr(cred, JR_SEP);
-        if (sep && pc_jr_parse_period(&s, &t, sep + strlen(JR_SEP), x->p)
-                   == 0 && *s && (d == NULL
-                                  || strncmp(s, d, strlen(d)) == 0)) {
-            d = s;
-        }
-        pc_jr_set_str(c, "date", d);
+        pc_jr_set_str(c, "date", cert_date(x, e));
         pc_jr_set_str(c, "issuer",
                       served(x, json_object_get(e, "institution")));
-        pc_jr_set_str(c, "url", json_string_value(
-                          json_object_get(e, "institutionUrl")));
+        pc_jr_set_str(c, "url", pc_jr_str(e, "institutionUrl"));
         json_array_append_new(certs, c);
     }
     /* Out of education, last first so that the indexes hold. */
-    for (i = n; i-- > 0;) {
-        if (is_certificate(x, json_array_get(json_object_get(data,
-                                                             "education"),
-                                             i))) {
+    for (i = json_array_size(records); i-- > 0;) {
+        if (says(x, json_object_get(json_array_get(records, i),
+                                    "credential"),
+                 JR_WORD_CERTIFICATION, 1)) {
             json_array_remove(edu, i);
         }
     }
@@ -94,39 +119,21 @@ static void certificates(jr_ex_t *x, json_t *doc, json_t *data)
     json_decref(certs);
 }
 
-/* Whether skill group g holds the spoken languages: its title is the
- * word, and each item a text people read (an object per language, as
- * the import writes them; a name such as "Python" is a plain string). */
-static int is_languages(jr_ex_t *x, json_t *g)
-{
-    json_t *items = json_object_get(g, "skills"), *it;
-    size_t i;
-
-    if (strcmp(served(x, json_object_get(g, "title")),
-               pc_jr_word(JR_WORD_LANGUAGES, x->lang)) != 0
-        || !json_is_array(items) || json_array_size(items) == 0) {
-        return 0;
-    }
-    json_array_foreach(items, i, it) {
-        if (!json_is_object(it)) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
 static void languages(jr_ex_t *x, json_t *doc, json_t *data)
 {
     json_t *skills = json_object_get(doc, "skills"), *langs = json_array();
-    json_t *groups = json_object_get(data, "skills"), *g, *it, *o;
+    json_t *groups = json_object_get(data, "skills"), *g, *it, *o, *list;
     size_t i, j;
     const char *t, *open;
+    int fell = 0;
 
     json_array_foreach(groups, i, g) {
-        if (!is_languages(x, g)) {
+        if (!says(x, json_object_get(g, "title"), JR_WORD_LANGUAGES, 0)) {
             continue;
         }
-        json_array_foreach(json_object_get(g, "skills"), j, it) {
+        list = profile_schema_served_list(json_object_get(g, "skills"),
+                                          x->lang, x->fallback, &fell);
+        json_array_foreach(list, j, it) {
             /* "Spanish (Native)": the language, and its fluency. */
             t = served(x, it);
             open = strrchr(t, '(');
@@ -146,7 +153,8 @@ static void languages(jr_ex_t *x, json_t *doc, json_t *data)
         }
     }
     for (i = json_array_size(groups); i-- > 0;) {
-        if (is_languages(x, json_array_get(groups, i))) {
+        if (says(x, json_object_get(json_array_get(groups, i), "title"),
+                 JR_WORD_LANGUAGES, 0)) {
             json_array_remove(skills, i);
         }
     }
@@ -162,22 +170,21 @@ static void languages(jr_ex_t *x, json_t *doc, json_t *data)
 static json_t *location(jr_ex_t *x, const char *text)
 {
     json_t *loc = json_object();
-    char *s = apr_pstrdup(x->p, text), *last = strrchr(s, ','), *c, *r;
+    char *s = apr_pstrdup(x->p, text), *last = strrchr(s, ','), *r;
 
     if (last && strlen(last) == 4 && last[1] == ' '
         && apr_isupper(last[2]) && apr_isupper(last[3])) {
         pc_jr_set_str(loc, "countryCode", last + 2);
         *last = '\0';
     }
-    c = s;
     r = strchr(s, ',');
     if (r && r[1] == ' ' && strchr(r + 1, ',') == NULL) {
         *r = '\0';
-        pc_jr_set_str(loc, "city", c);
+        pc_jr_set_str(loc, "city", s);
         pc_jr_set_str(loc, "region", r + 2);
     }
     else if (r == NULL) {
-        pc_jr_set_str(loc, "city", c);
+        pc_jr_set_str(loc, "city", s);
     }
     else {
         pc_jr_set_str(loc, "address", text);
@@ -186,35 +193,53 @@ static json_t *location(jr_ex_t *x, const char *text)
     return loc;
 }
 
-/* The links of kind project to their projects (by name); a link no
- * project has stays a profile. */
+/* Whether the title of case study cs is text value text, in one of
+ * the file's languages. */
+static int named(jr_ex_t *x, json_t *cs, json_t *text)
+{
+    json_t *l;
+    size_t i;
+    const char *a, *b;
+
+    json_array_foreach(x->langs, i, l) {
+        a = in_lang(json_object_get(cs, "title"), json_string_value(l));
+        b = in_lang(text, json_string_value(l));
+        if (*a && strcmp(a, b) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The links of kind project to their projects (by name, in any of the
+ * file's languages: a title translated later still finds its link); a
+ * link no project has stays a profile. */
 static void project_links(jr_ex_t *x, json_t *doc, json_t *data)
 {
-    json_t *projects = json_object_get(doc, "projects"), *pr, *e;
+    json_t *projects = json_object_get(doc, "projects"), *pr, *e, *cs;
     json_t *profiles = json_object_get(json_object_get(doc, "basics"),
                                        "profiles");
     size_t i, j;
     int found;
-    const char *text;
 
     json_array_foreach(json_object_get(json_object_get(data, "contact"),
                                        "links"), i, e) {
         if (strcmp(pc_jr_str(e, "kind"), "project") != 0) {
             continue;
         }
-        text = served(x, json_object_get(e, "text"));
         found = 0;
-        json_array_foreach(projects, j, pr) {
+        json_array_foreach(json_object_get(data, "caseStudies"), j, cs) {
+            pr = json_array_get(projects, j);
             if (!found && !*pc_jr_str(pr, "url")
-                && strcmp(pc_jr_str(pr, "name"), text) == 0) {
+                && named(x, cs, json_object_get(e, "text"))) {
                 pc_jr_set_str(pr, "url", pc_jr_str(e, "url"));
                 found = 1;
             }
         }
         if (!found) {
-            json_array_append_new(profiles, json_pack("{ssss}", "network",
-                                                      text, "url",
-                                                      pc_jr_str(e, "url")));
+            json_array_append_new(profiles, json_pack(
+                "{ssss}", "network", served(x, json_object_get(e, "text")),
+                "url", pc_jr_str(e, "url")));
         }
     }
 }
@@ -222,21 +247,24 @@ static void project_links(jr_ex_t *x, json_t *doc, json_t *data)
 void pc_jr_export_extras(json_t *doc, json_t *data, const char *lang,
                          const char *fallback, apr_pool_t *p)
 {
-    jr_ex_t x = {lang, fallback, p};
-    json_t *e;
+    json_t *langs = json_object_get(data, "languages"), *e;
+    jr_ex_t x = {lang, fallback, NULL, p};
     size_t i;
+    const char *text;
 
+    /* Without "languages" a file has en and es (CONTRACT §9). */
+    x.langs = langs ? json_incref(langs) : json_pack("[ss]", "en", "es");
     json_array_foreach(json_object_get(json_object_get(data, "contact"),
                                        "contacts"), i, e) {
-        if (strcmp(pc_jr_str(e, "kind"), "location") == 0
-            && *served(&x, json_object_get(e, "text"))) {
+        text = served(&x, json_object_get(e, "text"));
+        if (strcmp(pc_jr_str(e, "kind"), "location") == 0 && *text) {
             json_object_set_new(json_object_get(doc, "basics"), "location",
-                                location(&x, served(&x, json_object_get(
-                                                        e, "text"))));
+                                location(&x, text));
             break;
         }
     }
     certificates(&x, doc, data);
     languages(&x, doc, data);
     project_links(&x, doc, data);
+    json_decref(x.langs);
 }

@@ -4,11 +4,13 @@
  * fields, imported where CONTRACT §9 (revised 2026-11-28) has a home
  * for it: a certificate is an education record whose credential says
  * so ("Certification · Mar 2023"), the spoken languages one skill group
- * ("Languages": "Spanish (Native)"), basics.location a contact of kind
- * location with an empty url, a project's url a link of kind project.
- * And the dates of experience and education records (`start`, `end`):
- * data, so that the module writes each language's period and no
- * translator retypes a date.  docs/jsonresume.md documents all of it.
+ * ("Spoken languages": "Spanish (Native)"), basics.location a contact of
+ * kind location with an empty url, a project's url a link of kind
+ * project.  And the dates of experience and education records (`start`,
+ * `end`): data, so that the module writes each language's period and no
+ * translator retypes a date.  The words it writes are in each file's
+ * language; pc_export_extras.c reads them back.  docs/jsonresume.md
+ * documents all of it.
  */
 #include <string.h>
 
@@ -16,11 +18,16 @@
 #include <jansson.h>
 
 #include "profile_dates.h"
+#include "profile_text.h"
 #include "pc_jr.h"
 
+/* validThrough (schema.org's name, which people use) is when it
+ * expires; credentialId its number (LinkedIn's "License Number"). */
 static const jr_key_t certificate_keys[] = {
     {"name", 's', 1, NULL}, {"issuer", 's', 1, NULL},
-    {"date", 'd', 1, NULL}, {"url", 's', 1, NULL}, {NULL, 0, 0, NULL}
+    {"date", 'd', 1, NULL}, {"url", 's', 1, NULL},
+    {"website", 's', 1, "url"}, {"validThrough", 'd', 1, NULL},
+    {"credentialId", 's', 1, NULL}, {NULL, 0, 0, NULL}
 };
 /* Schema 0.x wrote a language's name and level. */
 static const jr_key_t language_keys[] = {
@@ -43,18 +50,58 @@ const jr_array_t pc_jr_languages_array = {
     "languages", "languages", language_keys, "language", 0
 };
 
-/* The words the import writes for what it places (English for a
- * language without them); "pt-BR" is Portuguese. */
+/* Names people give these members (pc_jr_member_meant). */
 static const struct {
-    const char *lang, *w[3];
+    const jr_key_t *keys;
+    const char *name, *is;
+} meant[] = {
+    {certificate_keys, "title", "name"},
+    {certificate_keys, "authority", "issuer"},
+    {certificate_keys, "issueDate", "date"},
+    {certificate_keys, "issued", "date"},
+    {certificate_keys, "expires", "validThrough"},
+    {certificate_keys, "expiryDate", "validThrough"},
+    {certificate_keys, "expirationDate", "validThrough"},
+    {certificate_keys, "licenseNumber", "credentialId"},
+    {certificate_keys, "credentialCode", "credentialId"},
+    {language_keys, "proficiency", "fluency"},
+};
+
+const char *pc_jr_extras_meant(const jr_key_t *keys, const char *k,
+                               int (*same)(const char *, const char *))
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(meant) / sizeof(meant[0]); i++) {
+        if (meant[i].keys == keys && same(meant[i].name, k)) {
+            return meant[i].is;
+        }
+    }
+    return NULL;
+}
+
+const jr_key_t *pc_jr_extras_keys(const char *section)
+{
+    return strcmp(section, "certificates") == 0 ? certificate_keys
+           : strcmp(section, "languages") == 0 ? language_keys : NULL;
+}
+
+/* The words the import writes for what it places (English for a
+ * language without them); "pt-BR" is Portuguese.  English says "Spoken
+ * languages": a skill group "Languages" is often programming ones. */
+static const struct {
+    const char *lang, *w[4];
 } words[] = {
-    {"en", {"Certification", "Languages", "Location"}},
-    {"es", {"Certificaci\xc3\xb3n", "Idiomas", "Ubicaci\xc3\xb3n"}},
-    {"de", {"Zertifizierung", "Sprachen", "Standort"}},
-    {"fr", {"Certification", "Langues", "Localisation"}},
+    {"en", {"Certification", "Spoken languages", "Location",
+            "Credential ID"}},
+    {"es", {"Certificaci\xc3\xb3n", "Idiomas", "Ubicaci\xc3\xb3n",
+            "ID de la credencial"}},
+    {"de", {"Zertifizierung", "Sprachen", "Standort", "Nachweis-ID"}},
+    {"fr", {"Certification", "Langues", "Localisation", "Identifiant"}},
     {"pt", {"Certifica\xc3\xa7\xc3\xa3o", "Idiomas",
-            "Localiza\xc3\xa7\xc3\xa3o"}},
-    {"it", {"Certificazione", "Lingue", "Posizione"}},
+            "Localiza\xc3\xa7\xc3\xa3o", "ID da credencial"}},
+    {"it", {"Certificazione", "Lingue", "Localit\xc3\xa0",
+            "ID credenziale"}},
 };
 
 const char *pc_jr_word(int which, const char *lang)
@@ -73,8 +120,8 @@ const char *pc_jr_word(int which, const char *lang)
 
 /* Section k of document l: entries given as texts ("languages":
  * ["English"]) read as entries named so (noted), anything else that is
- * no entry counted and left out; a section that is no list counted as
- * before the import placed it.  Then each entry is checked. */
+ * no entry counted and left out; a section that is no list counted.
+ * Then each entry is checked. */
 static int check_section(jr_import_t *im, int l, json_t *doc,
                          const jr_array_t *a)
 {
@@ -83,7 +130,8 @@ static int check_section(jr_import_t *im, int l, json_t *doc,
 
     if (json_is_object(arr)) {
         if (pc_jr_has_content(arr)) {
-            pc_jr_drop(im, a->key, 1);
+            pc_jr_drop(im, apr_pstrcat(im->c.p, a->key, " (not a list)",
+                                       NULL), 1);
         }
         json_object_del(doc, a->key);
         return 0;
@@ -118,7 +166,7 @@ int pc_jr_check_extras(jr_import_t *im, int l, json_t *doc)
     }
     else if (loc != NULL && !json_is_string(loc)) {
         if (pc_jr_has_content(loc)) {
-            pc_jr_drop(im, "basics.location", 1);
+            pc_jr_drop(im, "basics.location (not a text or an object)", 1);
         }
         json_object_del(basics, "location");
     }
@@ -171,7 +219,7 @@ int pc_jr_put_dates(jr_import_t *im, json_t **entries, json_t *e)
 /* ------------------------------------------------------------ records */
 
 /* Member k of each entry set to the text fn makes of it in the entry's
- * language; a synthetic member ("_"), read by pc_jr_text like any. */
+ * language; a made member ("_credential"), read by pc_jr_text as any. */
 typedef const char *(*jr_make_fn)(jr_import_t *im, json_t *e,
                                   const char *lang);
 
@@ -196,37 +244,48 @@ static int put(json_t *obj, const char *key, json_t *v)
     return 0;
 }
 
-/* "Certification · Mar 2023": the word, and the date as the import
- * writes periods in that language. */
+/* "Certification · Mar 2023 – Mar 2026 · Credential ID 1234": the
+ * word, the dates as the import writes periods in that language (the
+ * date given, to the end of its validity), and its number. */
 static const char *credential(jr_import_t *im, json_t *e, const char *lang)
 {
-    const char *d = pc_jr_str(e, "date");
+    const char *d = pc_jr_str(e, "date"), *v = pc_jr_str(e, "validThrough");
+    const char *id = pc_jr_str(e, "credentialId"), *parts[3];
+    int n = 0;
 
-    return apr_pstrcat(im->c.p, pc_jr_word(JR_WORD_CERTIFICATION, lang),
-                       *d ? JR_SEP : "",
-                       pc_jr_format_period(d, d, lang, im->c.p), NULL);
+    parts[n++] = pc_jr_word(JR_WORD_CERTIFICATION, lang);
+    if (*d || *v) {
+        parts[n++] = pc_jr_format_period(d, *v ? v : d, lang, im->c.p);
+    }
+    if (*id) {
+        parts[n++] = apr_pstrcat(im->c.p, pc_jr_word(JR_WORD_CREDENTIAL_ID,
+                                                     lang), " ", id, NULL);
+    }
+    return pc_jr_join(n, parts, JR_SEP, im->c.p);
 }
 
 static int fill_certificate(jr_import_t *im, json_t **entries,
                             const char *w, json_t *e)
 {
     json_t *dated[JR_MAX_LANGS];
+    const char *v;
     int l, rv;
 
     synth(im, entries, "_credential", credential);
-    rv = put(e, "degree", pc_jr_name(im, entries, "name", w));
+    rv = put(e, "degree", pc_jr_text(im, entries, "name", w));
     rv |= put(e, "credential", pc_jr_text(im, entries, "_credential", w));
     rv |= put(e, "institution", pc_jr_name(im, entries, "issuer", w));
     json_object_set_new(e, "institutionUrl",
                         json_string(pc_jr_neutral(im, entries, "url", w)));
-    /* The date it was given: start and end. */
+    /* Given on `date`, valid to validThrough (or that day): start, end. */
     for (l = 0; l < im->n; l++) {
         dated[l] = entries[l] ? json_object() : NULL;
         if (dated[l] != NULL) {
+            v = pc_jr_str(entries[l], "validThrough");
             pc_jr_set_str(dated[l], "startDate",
                           pc_jr_str(entries[l], "date"));
             pc_jr_set_str(dated[l], "endDate",
-                          pc_jr_str(entries[l], "date"));
+                          *v ? v : pc_jr_str(entries[l], "date"));
         }
     }
     pc_jr_put_dates(im, dated, e);
@@ -255,14 +314,17 @@ static int fill_language(jr_import_t *im, json_t **entries, const char *w,
     return put(e, "t", pc_jr_text(im, entries, "_spoken", w));
 }
 
-/* "Berlin, DE": the members of basics.location, or its text. */
+/* "2712 Broadway St, San Francisco, California, CA 94115, US": the
+ * members of basics.location in that order (an address's lines joined
+ * as its parts), or its text. */
 static const char *location(jr_import_t *im, json_t *b, const char *lang)
 {
     static const char *const order[] = {
         "address", "city", "region", "postalCode", "countryCode", "country"
     };
     json_t *loc = json_object_get(b, "location");
-    const char *parts[6];
+    const char *parts[6], *s, *t;
+    char *line, *last;
     int i, n = 0;
 
     (void)lang;
@@ -270,11 +332,26 @@ static const char *location(jr_import_t *im, json_t *b, const char *lang)
         return json_string_value(loc);
     }
     for (i = 0; i < 6; i++) {
-        if (*pc_jr_str(loc, order[i])) {
-            parts[n++] = pc_jr_str(loc, order[i]);
+        s = pc_jr_str(loc, order[i]);
+        if (i == 0 && strchr(s, '\n')) {
+            line = apr_pstrdup(im->c.p, s);
+            for (s = "", t = apr_strtok(line, "\r\n", &last); t;
+                 t = apr_strtok(NULL, "\r\n", &last)) {
+                s = apr_pstrcat(im->c.p, s, *s ? ", " : "", t, NULL);
+            }
+        }
+        if (*s) {
+            parts[n++] = s;
         }
     }
     return pc_jr_join(n, parts, ", ", im->c.p);
+}
+
+static const char *word_location(jr_import_t *im, json_t *b,
+                                 const char *lang)
+{
+    (void)im, (void)b;
+    return pc_jr_word(JR_WORD_LOCATION, lang);
 }
 
 static const char *word_languages(jr_import_t *im, json_t *b,
@@ -291,14 +368,13 @@ static int import_location(jr_import_t *im, json_t *out)
 
     /* As "$.basics.location" and its label, in each language. */
     for (l = 0; l < im->n; l++) {
-        json_t *basics = json_object_get(im->docs[l], "basics");
-
         b[l] = json_object();
-        pc_jr_set_str(b[l], "location", location(im, basics, im->langs[l]));
-        pc_jr_set_str(b[l], "label",
-                      pc_jr_word(JR_WORD_LOCATION, im->langs[l]));
+        pc_jr_set_str(b[l], "location", location(im, json_object_get(
+                                                     im->docs[l], "basics"),
+                                                 im->langs[l]));
         some |= *pc_jr_str(b[l], "location") != '\0';
     }
+    synth(im, b, "label", word_location);
     if (!some) {
         rv = 0;
     }
@@ -323,15 +399,14 @@ static int import_location(jr_import_t *im, json_t *out)
 /* The spoken languages: one skill group, after the others. */
 static int import_languages(jr_import_t *im, json_t *out)
 {
-    json_t *tmp = json_object(), *items, *g, *it, *skills = json_array();
+    json_t *tmp = json_object(), *g, *it, *skills = json_array();
     json_t *title[JR_MAX_LANGS];
     size_t i;
     int l, rv;
 
     rv = pc_jr_import_array(im, im->docs, &pc_jr_languages_array, tmp, "l",
                             NULL, fill_language);
-    items = json_object_get(tmp, "l");
-    json_array_foreach(items, i, it) {
+    json_array_foreach(json_object_get(tmp, "l"), i, it) {
         json_array_append(skills, json_object_get(it, "t"));
     }
     if (rv == 0 && json_array_size(skills) > 0) {

@@ -240,15 +240,8 @@ const char *pc_jr_member_meant(const jr_key_t *keys, const char *k)
             return meant_names[i].is;
         }
     }
-    return NULL;
-}
-
-int pc_jr_has_content(json_t *v)
-{
-    return !(v == NULL || json_is_null(v)
-             || (json_is_string(v) && !*json_string_value(v))
-             || (json_is_array(v) && json_array_size(v) == 0)
-             || (json_is_object(v) && json_object_size(v) == 0));
+    return pc_jr_find_key(keys, k) == NULL
+           ? pc_jr_extras_meant(keys, k, same_name) : NULL;
 }
 
 /* The edit distance of a and b (insertions, deletions, substitutions
@@ -309,12 +302,14 @@ static const jr_key_t *keys_of(const char *section)
     return strcmp(section, "work") == 0 ? work_keys
            : strcmp(section, "education") == 0 ? education_keys
            : strcmp(section, "skills") == 0 ? skill_keys
-           : strcmp(section, "projects") == 0 ? project_keys : NULL;
+           : strcmp(section, "projects") == 0 ? project_keys
+           : pc_jr_extras_keys(section);
 }
 
 /* Whether v is a section of JSON Resume entries of `section`: an array
  * of objects, at least half of whose members are the section's (under
- * any name pc_jr_member_meant knows). */
+ * any name pc_jr_member_meant knows); certificates and languages may be
+ * given as texts (pc_import_extras.c reads them). */
 static int fits(json_t *v, const char *section)
 {
     const jr_key_t *keys = keys_of(section);
@@ -326,6 +321,10 @@ static int fits(json_t *v, const char *section)
         return 0;
     }
     json_array_foreach(v, i, e) {
+        if (json_is_string(e) && pc_jr_extras_keys(section)) {
+            known++, all++;
+            continue;
+        }
         if (!json_is_object(e)) {
             return 0;
         }

@@ -312,11 +312,22 @@ const char *pc_jr_neutral(jr_import_t *im, json_t **entries,
 /* pc_import_extras.c: what a person has beyond the specification's
  * fields (CONTRACT §9, revised 2026-11-28), and the dates of records. */
 extern const jr_array_t pc_jr_certificates_array, pc_jr_languages_array;
+/* The members of an entry of section `certificates` or `languages`
+ * (NULL for another), and the member of theirs that member k means
+ * under a name people give it (`same` compares names), or NULL. */
+const jr_key_t *pc_jr_extras_keys(const char *section);
+const char *pc_jr_extras_meant(const jr_key_t *keys, const char *k,
+                               int (*same)(const char *, const char *));
 /* The words the imports write and the export reads, in language `lang`
  * (English where none is known): JR_WORD_CERTIFICATION ("Certification",
- * a credential), JR_WORD_LANGUAGES ("Languages", a skill group's title),
- * JR_WORD_LOCATION ("Location", a contact's label). */
-enum { JR_WORD_CERTIFICATION, JR_WORD_LANGUAGES, JR_WORD_LOCATION };
+ * a credential), JR_WORD_LANGUAGES ("Spoken languages", a skill group's
+ * title), JR_WORD_LOCATION ("Location", a contact's label),
+ * JR_WORD_CREDENTIAL_ID ("Credential ID", before a certificate's
+ * number in its credential). */
+enum {
+    JR_WORD_CERTIFICATION, JR_WORD_LANGUAGES, JR_WORD_LOCATION,
+    JR_WORD_CREDENTIAL_ID
+};
 const char *pc_jr_word(int which, const char *lang);
 /* Checks document l's certificates, languages and basics.location (every
  * problem set; what cannot be placed counted). */
