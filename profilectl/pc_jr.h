@@ -182,6 +182,10 @@ void pc_jr_import_init(jr_import_t *im, const char *cmd);
  * line (stderr and --json), never silent. */
 void pc_jr_assume(jr_import_t *im, int l, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Why member `what` (as pc_jr_drop counted it) was not imported: it
+ * has no home in the data file, or what made it no value the file may
+ * hold. */
+const char *pc_jr_drop_reason(const char *what);
 /* Prints the notes and the summary line (records by collection,
  * assumptions, what was not imported), or with --json the report, after
  * a data file was written; status is the command's. */
