@@ -164,31 +164,43 @@ static void languages(jr_ex_t *x, json_t *doc, json_t *data)
     json_decref(langs);
 }
 
-/* "San Francisco, California, US": a two-letter code last is the
- * countryCode; before it one part is the city, two city and region;
- * else the whole text is the address. */
+/* The location's text read back as the import joins basics.location
+ * ("address, city, region, postalCode, countryCode"), from the end: two
+ * capitals last are the countryCode, a part with a digit before it the
+ * postalCode; of the rest, one part is the city, two city and region,
+ * more the address (those before), city and region. */
 static json_t *location(jr_ex_t *x, const char *text)
 {
+    static const char *const names[] = {"city", "region"};
     json_t *loc = json_object();
-    char *s = apr_pstrdup(x->p, text), *last = strrchr(s, ','), *r;
+    char *s = apr_pstrdup(x->p, text), *last;
+    const char *parts[32], *t;
+    int n = 0, i, k;
 
-    if (last && strlen(last) == 4 && last[1] == ' '
-        && apr_isupper(last[2]) && apr_isupper(last[3])) {
-        pc_jr_set_str(loc, "countryCode", last + 2);
-        *last = '\0';
+    for (t = apr_strtok(s, ",", &last); t && n < 32;
+         t = apr_strtok(NULL, ",", &last)) {
+        t += strspn(t, " ");
+        if (*t) {
+            parts[n++] = t;
+        }
     }
-    r = strchr(s, ',');
-    if (r && r[1] == ' ' && strchr(r + 1, ',') == NULL) {
-        *r = '\0';
-        pc_jr_set_str(loc, "city", s);
-        pc_jr_set_str(loc, "region", r + 2);
-    }
-    else if (r == NULL) {
-        pc_jr_set_str(loc, "city", s);
-    }
-    else {
+    if (t != NULL || n == 0) {
         pc_jr_set_str(loc, "address", text);
-        json_object_del(loc, "countryCode");
+        return loc;
+    }
+    if (n > 1 && strlen(parts[n - 1]) == 2 && apr_isupper(parts[n - 1][0])
+        && apr_isupper(parts[n - 1][1])) {
+        pc_jr_set_str(loc, "countryCode", parts[--n]);
+    }
+    if (n > 1 && strpbrk(parts[n - 1], "0123456789")) {
+        pc_jr_set_str(loc, "postalCode", parts[--n]);
+    }
+    k = n > 2 ? n - 2 : 0;
+    if (k > 0) {
+        pc_jr_set_str(loc, "address", pc_jr_join(k, parts, ", ", x->p));
+    }
+    for (i = k; i < n; i++) {
+        pc_jr_set_str(loc, names[i - k], parts[i]);
     }
     return loc;
 }
