@@ -366,13 +366,23 @@ static int import_location(jr_import_t *im, json_t *out)
     json_t *b[JR_MAX_LANGS], *e, *text = NULL, *label;
     int l, some = 0, rv = -1;
 
-    /* As "$.basics.location" and its label, in each language. */
+    /* As "$.basics.location" and its label, in each language; a place
+     * one language gives and another not is where the person is in
+     * both (no translation missing), as an address is. */
     for (l = 0; l < im->n; l++) {
         b[l] = json_object();
         pc_jr_set_str(b[l], "location", location(im, json_object_get(
                                                      im->docs[l], "basics"),
                                                  im->langs[l]));
-        some |= *pc_jr_str(b[l], "location") != '\0';
+        if (!some && *pc_jr_str(b[l], "location")) {
+            some = l + 1;
+        }
+    }
+    for (l = 0; some && l < im->n; l++) {
+        if (!*pc_jr_str(b[l], "location")) {
+            pc_jr_set_str(b[l], "location",
+                          pc_jr_str(b[some - 1], "location"));
+        }
     }
     synth(im, b, "label", word_location);
     if (!some) {
