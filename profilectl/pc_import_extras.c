@@ -14,6 +14,7 @@
  */
 #include <string.h>
 
+#include <apr_lib.h>
 #include <apr_strings.h>
 #include <jansson.h>
 
@@ -65,6 +66,12 @@ static const struct {
     {certificate_keys, "licenseNumber", "credentialId"},
     {certificate_keys, "credentialCode", "credentialId"},
     {language_keys, "proficiency", "fluency"},
+    {location_keys, "locationCountryCode", "countryCode"},
+    {location_keys, "zip", "postalCode"},
+    {location_keys, "zipCode", "postalCode"},
+    {location_keys, "postcode", "postalCode"},
+    {location_keys, "state", "region"},
+    {location_keys, "province", "region"},
 };
 
 const char *pc_jr_extras_meant(const jr_key_t *keys, const char *k,
@@ -314,9 +321,21 @@ static int fill_language(jr_import_t *im, json_t **entries, const char *w,
     return put(e, "t", pc_jr_text(im, entries, "_spoken", w));
 }
 
+/* Whether s says anything: a letter or digit ("-" is a template's
+ * placeholder for nothing). */
+static int says_something(const char *s)
+{
+    for (; *s; s++) {
+        if (apr_isalnum(*s) || (*s & 0x80)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* "2712 Broadway St, San Francisco, California, CA 94115, US": the
  * members of basics.location in that order (an address's lines joined
- * as its parts), or its text. */
+ * as its parts; a placeholder such as "-" left out), or its text. */
 static const char *location(jr_import_t *im, json_t *b, const char *lang)
 {
     static const char *const order[] = {
@@ -340,7 +359,7 @@ static const char *location(jr_import_t *im, json_t *b, const char *lang)
                 s = apr_pstrcat(im->c.p, s, *s ? ", " : "", t, NULL);
             }
         }
-        if (*s) {
+        if (says_something(s)) {
             parts[n++] = s;
         }
     }
