@@ -227,7 +227,6 @@ const jr_key_t *pc_jr_find_key(const jr_key_t *keys, const char *k);
  * (category for a skill's name, names for its keywords, title for a
  * position): NULL when none. */
 const char *pc_jr_member_meant(const jr_key_t *keys, const char *k);
-int pc_jr_has_content(json_t *v);
 
 /* pc_import_dates.c: checks date member k of an entry (`at`:
  * "$.work[2]"; `path`: "work[]") of document l and rewrites it as an ISO
@@ -237,6 +236,8 @@ json_t *pc_jr_check_date(jr_import_t *im, int l, json_t *v, const char *at,
                          const char *path, const char *k, int *bad);
 
 /* pc_import_check.c */
+/* Whether v holds anything (not null, "", [] or {}). */
+int pc_jr_has_content(json_t *v);
 int pc_jr_check_entry(jr_import_t *im, int l, json_t *e,
                       const jr_key_t *keys, const char *at,
                       const char *path);
