@@ -98,7 +98,7 @@ const jr_key_t *pc_jr_extras_keys(const char *section)
  * languages": a skill group "Languages" is often programming ones. */
 static const struct {
     const char *lang, *w[4];
-} words[] = {
+} word_table[] = {
     {"en", {"Certification", "Spoken languages", "Location",
             "Credential ID"}},
     {"es", {"Certificaci\xc3\xb3n", "Idiomas", "Ubicaci\xc3\xb3n",
@@ -115,14 +115,14 @@ const char *pc_jr_word(int which, const char *lang)
 {
     size_t i, n;
 
-    for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
-        n = strlen(words[i].lang);
-        if (strncasecmp(lang, words[i].lang, n) == 0
+    for (i = 0; i < sizeof(word_table) / sizeof(word_table[0]); i++) {
+        n = strlen(word_table[i].lang);
+        if (strncasecmp(lang, word_table[i].lang, n) == 0
             && (lang[n] == '\0' || lang[n] == '-')) {
-            return words[i].w[which];
+            return word_table[i].w[which];
         }
     }
-    return words[0].w[which];
+    return word_table[0].w[which];
 }
 
 /* Section k of document l: entries given as texts ("languages":
