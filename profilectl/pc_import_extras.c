@@ -436,7 +436,10 @@ static int import_languages(jr_import_t *im, json_t *out)
     rv = pc_jr_import_array(im, im->docs, &pc_jr_languages_array, tmp, "l",
                             NULL, fill_language);
     json_array_foreach(json_object_get(tmp, "l"), i, it) {
-        json_array_append(skills, json_object_get(it, "t"));
+        it = json_object_get(it, "t");
+        if (!json_is_string(it) || *json_string_value(it)) {
+            json_array_append(skills, it);      /* "" says nothing */
+        }
     }
     if (rv == 0 && json_array_size(skills) > 0) {
         for (l = 0; l < im->n; l++) {

@@ -330,3 +330,26 @@ def test_a_merge_keeps_what_each_language_placed(tmp_path, jr_pair):
     assert m["education"] == d["education"]
     assert m["skills"][-1] == d["skills"][-1]
     assert m["contact"] == d["contact"]
+
+
+def test_what_says_nothing_is_left_out_and_texts_are_entries(tmp_path):
+    """An empty language, a location's placeholder part ("-"), and
+    entries given as texts, as people write them."""
+    doc = {"basics": {"name": "Ana", "label": "Engineer",
+                      "location": {"address": "-", "city": "Bilbao",
+                                   "postalCode": "-", "countryCode": "ES"}},
+           "languages": [{"language": ""}, "Basque",
+                         {"name": "Spanish", "level": "Native"}],
+           "certifications": ["Scrum Master"]}
+    cp = profilectl("import-jsonresume", write(tmp_path / "cv.en.json", doc))
+    assert cp.returncode == 0, cp.stderr
+    d = json.loads(cp.stdout)
+    assert d["skills"] == [{"title": {"en": "Spoken languages"},
+                            "summary": "",
+                            "skills": [{"en": "Basque"},
+                                       {"en": "Spanish (Native)"}]}]
+    assert d["contact"]["contacts"][0]["text"] == "Bilbao, ES"
+    assert [(e["degree"], e["credential"]) for e in d["education"]] == [
+        ({"en": "Scrum Master"}, {"en": "Certification"})]
+    assert '$.certifications: read as "certificates"' in cp.stderr
+    assert cp.stderr.endswith("; not imported: nothing\n"), cp.stderr
