@@ -136,10 +136,13 @@ static json_t *person(const profile_store_t *st, json_t *root, int l,
             set_new(p, "telephone", json_string(u + 4));
         }
     }
+    /* sameAs: the owner's own profiles, as rel="me" on the page; a
+     * project's link (kind project, CONTRACT §9) is no page of theirs. */
     json_array_foreach(json_object_get(contact, "links"), i, it) {
         const char *u = json_string_value(json_object_get(it, "url"));
+        const char *k = json_string_value(json_object_get(it, "kind"));
 
-        if (u != NULL && *u) {
+        if (u != NULL && *u && (k == NULL || strcmp(k, "project") != 0)) {
             json_array_append_new(same, json_string(u));
         }
     }

@@ -92,6 +92,24 @@ static int given_dates(json_t *obj, json_t *e)
     return 0;
 }
 
+/* The dates of record e: those it gives, told to the day by its period
+ * when that says the same dates with the day (the import keeps such a
+ * period: "1 Dec 2013 – 1 Dec 2014"); else the period's. */
+static int record_dates(jr_export_t *ex, json_t *obj, json_t *e,
+                        const char *per)
+{
+    const char *s, *t, *gs = pc_jr_str(e, "start"), *gt = pc_jr_str(e, "end");
+
+    if (*gs && pc_jr_parse_period(&s, &t, per, ex->c.p) == 0
+        && strncmp(s, gs, strlen(gs)) == 0 && strncmp(t, gt, strlen(gt)) == 0
+        && !*gt == !*t) {
+        pc_jr_set_str(obj, "startDate", s);
+        pc_jr_set_str(obj, "endDate", t);
+        return 0;
+    }
+    return given_dates(obj, e) == 0 ? 0 : set_dates(ex, obj, per);
+}
+
 static json_t *export_basics(jr_export_t *ex, json_t *data)
 {
     json_t *b = json_object(), *profiles = json_array(), *profile, *e;
@@ -112,7 +130,7 @@ static json_t *export_basics(jr_export_t *ex, json_t *data)
         else if (strcmp(k, "phone") == 0 && phone == NULL) {
             phone = txk(ex, e, "text");
         }
-        else {
+        else if (strcmp(k, "location") != 0) {   /* pc_export_extras.c */
             pr = json_object();
             pc_jr_set_str(pr, "network", txk(ex, e, "label"));
             pc_jr_set_str(pr, "username", txk(ex, e, "text"));
@@ -124,6 +142,9 @@ static json_t *export_basics(jr_export_t *ex, json_t *data)
         if (strcmp(pc_jr_str(e, "kind"), "website") == 0 && url == NULL) {
             url = pc_jr_str(e, "url");
             continue;
+        }
+        if (strcmp(pc_jr_str(e, "kind"), "project") == 0) {
+            continue;           /* a project's (pc_export_extras.c) */
         }
         pr = json_object();
         pc_jr_set_str(pr, "network", txk(ex, e, "text"));
@@ -171,7 +192,7 @@ static void export_work(jr_export_t *ex, json_t *e, json_t *w)
     }
     pc_jr_set_str(w, "position", txk(ex, e, "role"));
     pc_jr_set_str(w, "url", pc_jr_str(e, "companyUrl"));
-    if (given_dates(w, e) < 0 && set_dates(ex, w, per) < 0) {
+    if (record_dates(ex, w, e, per) < 0) {
         pc_jr_note(&ex->c, apr_psprintf(ex->c.p, "experience \"%s\": period "
                                         "\"%s\" is not a date range: no "
                                         "startDate or endDate",
@@ -194,7 +215,12 @@ static void export_education(jr_export_t *ex, json_t *e, json_t *ed)
         sep = s;
     }
     dates = sep ? sep + strlen(JR_SEP) : cred;
-    if (given_dates(ed, e) == 0) {
+    if (*dates && record_dates(ex, ed, e, dates) == 0
+        && pc_jr_parse_period(&start, &end, dates, ex->c.p) == 0) {
+        pc_jr_set_str(ed, "studyType", apr_pstrndup(ex->c.p, cred,
+                                                    sep ? sep - cred : 0));
+    }
+    else if (given_dates(ed, e) == 0) {
         pc_jr_set_str(ed, "studyType", cred);
     }
     else if (*dates
@@ -306,6 +332,7 @@ json_t *pc_jr_export_doc(jr_ctx_t *c, json_t *data, const char *lang,
     json_object_set_new(doc, "projects",
                         export_array(ex, data, "caseStudies",
                                      export_project));
+    pc_jr_export_extras(doc, data, lang, exs.fallback, c->p);
     c->err = exs.c.err;
     return doc;
 }

@@ -69,28 +69,37 @@ static int fill_skill(jr_import_t *im, json_t **entries, const char *w,
            | put(e, "skills", pc_jr_text_list(im, entries, "keywords", w));
 }
 
-/* Every put() runs, so that every problem of an entry is named. */
+/* Every put() runs, so that every problem of an entry is named.  A
+ * record's dates are data (CONTRACT §9): its period is left to the
+ * module where it writes the same one in every language. */
 static int fill_work(jr_import_t *im, json_t **entries, const char *w,
                      json_t *e)
 {
-    return put(e, "role", pc_jr_text(im, entries, "position", w))
-           | put(e, "company", pc_jr_name(im, entries, "name", w))
-           | put_neutral(im, e, "companyUrl", entries, "url", w)
-           | put(e, "context", pc_jr_text2(im, entries, "description",
-                                           "location", w))
-           | put(e, "period", pc_jr_period(im, entries, NULL, w))
-           | put(e, "highlights",
-                 pc_jr_text_list(im, entries, "highlights", w));
+    int rv = put(e, "role", pc_jr_text(im, entries, "position", w));
+
+    rv |= put(e, "company", pc_jr_name(im, entries, "name", w));
+    rv |= put_neutral(im, e, "companyUrl", entries, "url", w);
+    rv |= put(e, "context", pc_jr_text2(im, entries, "description",
+                                        "location", w));
+    rv |= put(e, "period", pc_jr_period(im, entries, NULL, w));
+    if (pc_jr_put_dates(im, entries, e)) {
+        json_object_del(e, "period");
+    }
+    return rv | put(e, "highlights",
+                    pc_jr_text_list(im, entries, "highlights", w));
 }
 
+/* The module writes no education period: the credential keeps it. */
 static int fill_education(jr_import_t *im, json_t **entries, const char *w,
                           json_t *e)
 {
-    return put(e, "degree", pc_jr_text(im, entries, "area", w))
-           | put(e, "credential", pc_jr_period(im, entries, "studyType", w))
-           | put(e, "institution",
-                 pc_jr_name(im, entries, "institution", w))
-           | put_neutral(im, e, "institutionUrl", entries, "url", w);
+    int rv = put(e, "degree", pc_jr_text(im, entries, "area", w));
+
+    rv |= put(e, "credential", pc_jr_period(im, entries, "studyType", w));
+    rv |= put(e, "institution", pc_jr_name(im, entries, "institution", w));
+    rv |= put_neutral(im, e, "institutionUrl", entries, "url", w);
+    pc_jr_put_dates(im, entries, e);
+    return rv;
 }
 
 static int fill_project(jr_import_t *im, json_t **entries, const char *w,
@@ -105,6 +114,7 @@ static int fill_project(jr_import_t *im, json_t **entries, const char *w,
     json_object_set_new(e, "problem", json_string(""));
     json_object_set_new(e, "intervention", json_string(""));
     json_object_set_new(e, "result", json_string(""));
+    rv |= pc_jr_project_link(im, entries, w);
     return rv | put(e, "resultItems",
                     pc_jr_text_list(im, entries, "highlights", w));
 }
@@ -185,8 +195,12 @@ int pc_jr_import_docs(jr_import_t *im, const char *out,
     bad |= pc_jr_import_array(im, im->docs, &pc_jr_education_array, doc,
                               "education", NULL, fill_education) < 0;
     bad |= pc_jr_import_contact(im, basics, doc) < 0;
+    /* Certificates, spoken languages, location (CONTRACT §9). */
+    bad |= pc_jr_import_extras(im, doc) < 0;
+    im->links = json_object_get(json_object_get(doc, "contact"), "links");
     bad |= pc_jr_import_array(im, im->docs, &pc_jr_projects_array, doc,
                               "caseStudies", "project", fill_project) < 0;
+    im->links = NULL;
     if (bad) {
         goto leave;
     }

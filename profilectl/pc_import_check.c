@@ -31,6 +31,14 @@ void pc_jr_drop(jr_import_t *im, const char *what, int n)
     *count += n;
 }
 
+int pc_jr_has_content(json_t *v)
+{
+    return !(v == NULL || json_is_null(v)
+             || (json_is_string(v) && !*json_string_value(v))
+             || (json_is_array(v) && json_array_size(v) == 0)
+             || (json_is_object(v) && json_object_size(v) == 0));
+}
+
 /* "12 × work[].summary, 3 × awards": what was counted by pc_jr_drop(). */
 const char *pc_jr_dropped_list(jr_import_t *im)
 {

@@ -27,7 +27,7 @@ const jr_key_t pc_jr_basics_keys[] = {
     {"email", 's', 1, NULL}, {"phone", 's', 1, NULL},
     {"url", 's', 1, NULL}, {"website", 's', 1, "url"},
     {"summary", 's', 1, NULL}, {"image", '*', 0, NULL},
-    {"picture", '*', 0, "image"}, {"location", '*', 0, NULL},
+    {"picture", '*', 0, "image"}, {"location", '*', 1, NULL},
     {"profiles", '*', 1, NULL}, {NULL, 0, 0, NULL}
 };
 static const jr_key_t profile_keys[] = {
@@ -58,7 +58,7 @@ static const jr_key_t project_keys[] = {
     {"name", 's', 1, NULL}, {"description", 's', 1, NULL},
     {"entity", 's', 1, NULL}, {"startDate", 'd', 1, NULL},
     {"endDate", 'd', 1, NULL}, {"highlights", 'l', 1, NULL},
-    {"url", '*', 0, NULL}, {"website", '*', 0, "url"},
+    {"url", 's', 1, NULL}, {"website", 's', 1, "url"},
     {"roles", '*', 0, NULL}, {"keywords", '*', 0, NULL},
     {"type", '*', 0, NULL}, {"summary", '*', 0, NULL}, {NULL, 0, 0, NULL}
 };
@@ -144,7 +144,8 @@ static const jr_meant_t meant_names[] = {
 
 /* The top level: what is read, what is not, and what is ignored. */
 static const char *const read_top[] = {
-    "basics", "work", "education", "skills", "projects", NULL
+    "basics", "work", "education", "skills", "projects", "certificates",
+    "languages", NULL
 };
 static const char *const dropped_top[] = {
     "volunteer", "awards", "certificates", "publications", "languages",
@@ -239,15 +240,8 @@ const char *pc_jr_member_meant(const jr_key_t *keys, const char *k)
             return meant_names[i].is;
         }
     }
-    return NULL;
-}
-
-int pc_jr_has_content(json_t *v)
-{
-    return !(v == NULL || json_is_null(v)
-             || (json_is_string(v) && !*json_string_value(v))
-             || (json_is_array(v) && json_array_size(v) == 0)
-             || (json_is_object(v) && json_object_size(v) == 0));
+    return pc_jr_find_key(keys, k) == NULL
+           ? pc_jr_extras_meant(keys, k, same_name) : NULL;
 }
 
 /* The edit distance of a and b (insertions, deletions, substitutions
@@ -303,18 +297,19 @@ static const char *near(const char *k, const char *const *names, int max)
     return NULL;
 }
 
-
 static const jr_key_t *keys_of(const char *section)
 {
     return strcmp(section, "work") == 0 ? work_keys
            : strcmp(section, "education") == 0 ? education_keys
            : strcmp(section, "skills") == 0 ? skill_keys
-           : strcmp(section, "projects") == 0 ? project_keys : NULL;
+           : strcmp(section, "projects") == 0 ? project_keys
+           : pc_jr_extras_keys(section);
 }
 
 /* Whether v is a section of JSON Resume entries of `section`: an array
  * of objects, at least half of whose members are the section's (under
- * any name pc_jr_member_meant knows). */
+ * any name pc_jr_member_meant knows); certificates and languages may be
+ * given as texts (pc_import_extras.c reads them). */
 static int fits(json_t *v, const char *section)
 {
     const jr_key_t *keys = keys_of(section);
@@ -326,6 +321,10 @@ static int fits(json_t *v, const char *section)
         return 0;
     }
     json_array_foreach(v, i, e) {
+        if (json_is_string(e) && pc_jr_extras_keys(section)) {
+            known++, all++;
+            continue;
+        }
         if (!json_is_object(e)) {
             return 0;
         }
@@ -353,9 +352,7 @@ static const char *top_meant(jr_import_t *im, int l, const char *k,
 {
     json_t *doc = im->docs[l];
     const char *other = NULL;
-    size_t i;
-
-    size_t n = strlen(k), b = 0;
+    size_t i, n = strlen(k), b = 0;
 
     /* " education ": spaces around a name are no other name. */
     while (b < n && k[b] == ' ') {
@@ -492,7 +489,8 @@ int pc_jr_check_doc(jr_import_t *im, int l)
         | (pc_jr_check_array(im, l, doc, &pc_jr_work_array) < 0)
         | (pc_jr_check_array(im, l, doc, &pc_jr_education_array) < 0)
         | (pc_jr_check_array(im, l, doc, &pc_jr_skills_array) < 0)
-        | (pc_jr_check_array(im, l, doc, &pc_jr_projects_array) < 0)) {
+        | (pc_jr_check_array(im, l, doc, &pc_jr_projects_array) < 0)
+        | (pc_jr_check_extras(im, l, doc) < 0)) {
         bad = 1;
     }
     return bad ? -1 : 0;

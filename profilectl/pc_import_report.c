@@ -24,6 +24,79 @@ static const char *const collections[] = {
     "experience", "education", "skills", "caseStudies", NULL
 };
 
+/* Why what was counted as not imported was not (CONTRACT §9, revised
+ * 2026-11-28, names the homes of certifications, spoken languages, a
+ * location and a project's link; what is listed here has none).  A
+ * pattern that starts with '*' matches the end of the member ("... (no
+ * URL)"); any other the whole of it.  The first match wins. */
+#define NO_HOME "the data file has no place for it (CONTRACT \xc2\xa7" "9)"
+#define PRIVATE "LinkedIn keeps it private, off the public profile; add " \
+    "it by hand to publish it"
+static const char *const reasons[][2] = {
+    {"* (other languages)", "the data file holds one for every language: "
+                            "the first language's is kept"},
+    {"* (relative)", "a relative URL means nothing outside its own site"},
+    {"* (not an " PROFILE_URL_SCHEMES " URL)",
+     "the page links only " PROFILE_URL_SCHEMES " URLs (CONTRACT "
+     "\xc2\xa7" "9)"},
+    {"* (no URL)", "a link needs a URL"},
+    {"* (same URL as another)", "one link per URL: the first name is kept"},
+    {"* (as a link)", "no address a mailto: link can hold"},
+    {"* (remark)", "a remark beside a date: the date is kept"},
+    {"* (a text)", "a sentence where a list of entries goes"},
+    {"* (not an entry)", "neither an entry nor a text"},
+    {"* (not a list)", "not a list of entries"},
+    {"* (not a text or an object)", "neither a text nor an object"},
+    {"* (not a handle)", "not a handle (letters, digits and _, at most 15)"},
+    {"basics.image", "the data file has no picture"},
+    {"basics.profiles[].username", "a link's text is its network; the "
+                                   "username is in its URL"},
+    {"work[].summary", "the description is the role's context; a summary "
+                       "beside it has no place"},
+    {"education[].score", "an education record has no grade"},
+    {"education[].courses", "an education record has no courses (a "
+                            "certification is one of its own)"},
+    {"projects[].keywords", "a case study has no keywords"},
+    {"Profile.csv rows after the first", "an export has one profile"},
+    {"Profile.csv Address", PRIVATE},
+    {"Profile.csv Zip Code", PRIVATE},
+    {"Profile.csv Birth Date", PRIVATE},
+    {"Profile.csv Maiden Name", PRIVATE},
+    {"Profile.csv Marital Status", PRIVATE},
+    {"Profile.csv Contact Instructions", PRIVATE},
+    {"Profile.csv Created Date", "when the LinkedIn account was made"},
+    {"Profile.csv Instant Messengers", "a messenger's handle is no "
+                                       PROFILE_URL_SCHEMES " link"},
+    {"metrics", "JSON Resume, through which merge reads each file, has no "
+                "metrics"},
+    {"*caseStudies[].problem", "JSON Resume, through which merge reads "
+                               "each file, has no place for it"},
+    {"*caseStudies[].intervention", "JSON Resume, through which merge "
+                                    "reads each file, has no place for it"},
+    {"*caseStudies[].result", "JSON Resume, through which merge reads each "
+                              "file, has no place for it"},
+};
+
+const char *pc_jr_drop_reason(const char *what)
+{
+    size_t i, n = strlen(what), m;
+    const char *pat;
+
+    for (i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++) {
+        pat = reasons[i][0];
+        if (*pat++ == '*') {
+            m = strlen(pat);
+            if (n >= m && strcmp(what + n - m, pat) == 0) {
+                return reasons[i][1];
+            }
+        }
+        else if (strcmp(what, pat - 1) == 0) {
+            return reasons[i][1];
+        }
+    }
+    return NO_HOME;
+}
+
 void pc_jr_import_init(jr_import_t *im, const char *cmd)
 {
     memset(im, 0, sizeof(*im));
@@ -117,9 +190,10 @@ static int report_json(jr_import_t *im, int status)
     for (i = 0; i < im->dropped->nelts; i++) {
         what = APR_ARRAY_IDX(im->dropped, i, const char *);
         json_array_append_new(drops, json_pack(
-            "{s:s, s:i}", "member", what, "count",
+            "{s:s, s:i, s:s}", "member", what, "count",
             *(int *)apr_hash_get(im->dropped_seen, what,
-                                 APR_HASH_KEY_STRING)));
+                                 APR_HASH_KEY_STRING),
+            "reason", pc_jr_drop_reason(what)));
     }
     json_object_set_new(r, "notImported", drops);
     problems = strings(im->c.problems);
@@ -150,6 +224,15 @@ void pc_jr_report(jr_import_t *im, int status)
     for (i = 0; i < n; i++) {
         fprintf(stderr, "profilectl %s: note: %s\n", im->c.cmd,
                 APR_ARRAY_IDX(im->notes, i, const char *));
+    }
+    /* Each member not imported, with why; the summary counts them. */
+    for (i = 0; i < im->dropped->nelts; i++) {
+        const char *what = APR_ARRAY_IDX(im->dropped, i, const char *);
+
+        fprintf(stderr, "profilectl %s: not imported: %d \xc3\x97 %s: %s\n",
+                im->c.cmd, *(int *)apr_hash_get(im->dropped_seen, what,
+                                                APR_HASH_KEY_STRING),
+                what, pc_jr_drop_reason(what));
     }
     fprintf(stderr, "profilectl %s: imported %s: %s; %d assumption%s%s; "
             "not imported: %s\n", im->c.cmd,

@@ -22,6 +22,11 @@
  *                      line, --json
  *   pc_import_align.c  the entries of every language lined up
  *   pc_import_text.c   text values from one string per language
+ *   pc_import_extras.c what a person has beyond the specification's
+ *                      fields, where CONTRACT §9 has a home for it
+ *                      (certificates, languages, location, project
+ *                      links), and the dates of records (start, end)
+ *   pc_export_extras.c the same back to JSON Resume
  *   pc_import.c        import-jsonresume and its mapping
  *   pc_export.c        export-jsonresume and its mapping
  *
@@ -160,6 +165,9 @@ typedef struct {
                                  * languages (pc_langs_declare) */
     const char *out;            /* the data file written ("-": stdout) */
     json_t *result;             /* the data file made (for the summary) */
+    json_t *links;              /* the data file's contact.links while
+                                 * its case studies are made (their
+                                 * links: pc_jr_project_link) */
     /* pc_import_dates.c, per document: whether its dates were looked
      * at, the orders of day and month they tell (JR_ORDER_* bits), and
      * the first date telling each (by bit). */
@@ -174,6 +182,10 @@ void pc_jr_import_init(jr_import_t *im, const char *cmd);
  * line (stderr and --json), never silent. */
 void pc_jr_assume(jr_import_t *im, int l, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Why member `what` (as pc_jr_drop counted it) was not imported: it
+ * has no home in the data file, or what made it no value the file may
+ * hold. */
+const char *pc_jr_drop_reason(const char *what);
 /* Prints the notes and the summary line (records by collection,
  * assumptions, what was not imported), or with --json the report, after
  * a data file was written; status is the command's. */
@@ -215,7 +227,6 @@ const jr_key_t *pc_jr_find_key(const jr_key_t *keys, const char *k);
  * (category for a skill's name, names for its keywords, title for a
  * position): NULL when none. */
 const char *pc_jr_member_meant(const jr_key_t *keys, const char *k);
-int pc_jr_has_content(json_t *v);
 
 /* pc_import_dates.c: checks date member k of an entry (`at`:
  * "$.work[2]"; `path`: "work[]") of document l and rewrites it as an ISO
@@ -225,6 +236,8 @@ json_t *pc_jr_check_date(jr_import_t *im, int l, json_t *v, const char *at,
                          const char *path, const char *k, int *bad);
 
 /* pc_import_check.c */
+/* Whether v holds anything (not null, "", [] or {}). */
+int pc_jr_has_content(json_t *v);
 int pc_jr_check_entry(jr_import_t *im, int l, json_t *e,
                       const jr_key_t *keys, const char *at,
                       const char *path);
@@ -300,5 +313,46 @@ json_t *pc_jr_contact_label(jr_import_t *im, int phone);
  * NULL. */
 const char *pc_jr_neutral(jr_import_t *im, json_t **entries,
                           const char *key, const char *where);
+
+/* pc_import_extras.c: what a person has beyond the specification's
+ * fields (CONTRACT §9, revised 2026-11-28), and the dates of records. */
+extern const jr_array_t pc_jr_certificates_array, pc_jr_languages_array;
+/* The members of an entry of section `certificates` or `languages`
+ * (NULL for another), and the member of theirs that member k means
+ * under a name people give it (`same` compares names), or NULL. */
+const jr_key_t *pc_jr_extras_keys(const char *section);
+const char *pc_jr_extras_meant(const jr_key_t *keys, const char *k,
+                               int (*same)(const char *, const char *));
+/* The words the imports write and the export reads, in language `lang`
+ * (English where none is known): JR_WORD_CERTIFICATION ("Certification",
+ * a credential), JR_WORD_LANGUAGES ("Spoken languages", a skill group's
+ * title), JR_WORD_LOCATION ("Location", a contact's label),
+ * JR_WORD_CREDENTIAL_ID ("Credential ID", before a certificate's
+ * number in its credential). */
+enum {
+    JR_WORD_CERTIFICATION, JR_WORD_LANGUAGES, JR_WORD_LOCATION,
+    JR_WORD_CREDENTIAL_ID
+};
+const char *pc_jr_word(int which, const char *lang);
+/* Checks document l's certificates, languages and basics.location (every
+ * problem set; what cannot be placed counted). */
+int pc_jr_check_extras(jr_import_t *im, int l, json_t *doc);
+/* Sets e's start and end from entries' dates (CONTRACT §9: YYYY or
+ * YYYY-MM) when every language gives the same; returns 1 when the
+ * module writes the period from them in every language (no day, date
+ * words in each language), else 0. */
+int pc_jr_put_dates(jr_import_t *im, json_t **entries, json_t *e);
+/* Adds the data file's certificates (to education), spoken languages
+ * (a skill group) and location (a contact), from im->docs. */
+int pc_jr_import_extras(jr_import_t *im, json_t *out);
+/* A project's url as a link of kind project (im->links). */
+int pc_jr_project_link(jr_import_t *im, json_t **entries, const char *w);
+
+/* pc_export_extras.c: after pc_jr_export_doc made doc from data in
+ * `lang`: certificates, languages, basics.location and projects' urls
+ * taken from where the import put them.  `fallback` as the API
+ * serves. */
+void pc_jr_export_extras(json_t *doc, json_t *data, const char *lang,
+                         const char *fallback, apr_pool_t *p);
 
 #endif

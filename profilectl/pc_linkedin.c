@@ -22,28 +22,17 @@
 #include "profilectl.h"
 #include "pc_jr.h"
 #include "pc_linkedin.h"
+#include "pc_li_map.h"
 #include "pc_langs.h"
 
 #define LI_DATE_FORMS "Mon YYYY, YYYY, M/YYYY or Mon D, YYYY (Jun 2018, " \
     "2008, 8/2004, Jun 5, 2018)"
 
-/* A column the mapping reads: its names in the layouts LinkedIn has
- * used ("Started On", then the 2016-2017 "Start Date"). */
-typedef struct {
-    const char *names[3];
-    int required;
-} li_col_t;
-
-typedef struct {
-    jr_import_t im;
-    apr_hash_t *files;
-    const char *path;
-    int bad;
-} li_t;
-
+/* Geo Location: 2018 on; Country: 2018 only (a code, "ES"). */
 static const li_col_t profile_cols[] = {
     {{"First Name"}, 1}, {{"Last Name"}, 1}, {{"Headline"}, 1},
-    {{"Summary"}, 1}, {{"Websites"}, 0}, {{NULL}, 0}
+    {{"Summary"}, 1}, {{"Websites"}, 0}, {{"Geo Location"}, 0},
+    {{"Country"}, 0}, {{"Twitter Handles"}, 0}, {{NULL}, 0}
 };
 static const li_col_t position_cols[] = {
     {{"Company Name"}, 1}, {{"Title"}, 1}, {{"Description"}, 1},
@@ -58,7 +47,7 @@ static const li_col_t skill_cols[] = {{{"Name"}, 1}, {{NULL}, 0}};
 static const li_col_t project_cols[] = {
     {{"Title"}, 1}, {{"Description"}, 1},
     {{"Started On", "Start Date"}, 1}, {{"Finished On", "End Date"}, 1},
-    {{NULL}, 0}
+    {{"Url"}, 0}, {{NULL}, 0}
 };
 
 /* The name column c has in t's header (its current or an older one),
@@ -77,10 +66,8 @@ static const char *col_name(const pc_li_table_t *t, const li_col_t *c)
     return NULL;
 }
 
-/* File `name` when the export has it and its header is a layout the
- * mapping knows (every required column); else NULL (a problem set when
- * the layout is unknown). */
-static pc_li_table_t *table(li_t *li, const char *name, const li_col_t *cols)
+pc_li_table_t *pc_li_table(li_t *li, const char *name,
+                           const li_col_t *cols)
 {
     apr_pool_t *p = li->im.c.p;
     pc_li_table_t *t = apr_hash_get(li->files, name, APR_HASH_KEY_STRING);
@@ -115,9 +102,8 @@ static pc_li_table_t *table(li_t *li, const char *name, const li_col_t *cols)
     return t;
 }
 
-/* Column c of row r, trimmed ("" when the file lacks it). */
-static const char *get(li_t *li, const pc_li_table_t *t,
-                       const pc_li_row_t *r, const li_col_t *c)
+const char *pc_li_col(li_t *li, const pc_li_table_t *t,
+                      const pc_li_row_t *r, const li_col_t *c)
 {
     const char *n = col_name(t, c), *s = n ? pc_li_get(t, r, n) : NULL;
     apr_size_t len = s ? strlen(s) : 0;
@@ -126,10 +112,8 @@ static const char *get(li_t *li, const pc_li_table_t *t,
     return s ? apr_pstrmemdup(li->im.c.p, s, len) : "";
 }
 
-/* Counts the non-empty values of every column of t that cols does not
- * read as not imported ("3 × Education.csv Notes"). */
-static void drop_columns(li_t *li, const pc_li_table_t *t,
-                         const li_col_t *cols)
+void pc_li_drop_columns(li_t *li, const pc_li_table_t *t,
+                        const li_col_t *cols)
 {
     const li_col_t *c;
     int i, k, n, used;
@@ -161,13 +145,11 @@ static void drop_columns(li_t *li, const pc_li_table_t *t,
     }
 }
 
-/* Sets obj[key] to the ISO form of LinkedIn date column c of row r
- * (nothing when it is empty). */
-static void put_date(li_t *li, json_t *obj, const char *key,
-                     const pc_li_table_t *t, const pc_li_row_t *r,
-                     const li_col_t *c)
+void pc_li_put_date(li_t *li, json_t *obj, const char *key,
+                    const pc_li_table_t *t, const pc_li_row_t *r,
+                    const li_col_t *c)
 {
-    const char *text = get(li, t, r, c), *iso;
+    const char *text = pc_li_col(li, t, r, c), *iso;
     int rv;
 
     if (!*text) {
@@ -188,74 +170,10 @@ static void put_date(li_t *li, json_t *obj, const char *key,
     pc_jr_set_str(obj, key, iso);
 }
 
-/* Profile.csv Websites: "PORTFOLIO:url, BLOG:url" (2018) or
- * "[PERSONAL:url]", "[BLOG:url,OTHER:url]" (newer); a URL may lack its
- * scheme (pc_jr_link).  The first site of the person's own becomes
- * basics.url (a "website" link whose text is its host), the others
- * profiles named by their network (kind github, gitlab...), or
- * "Website". */
-static void import_websites(li_t *li, json_t *basics, const char *field)
-{
-    apr_pool_t *p = li->im.c.p;
-    json_t *profiles = json_object_get(basics, "profiles"), *pr;
-    char *list = apr_pstrdup(p, field), *last, *t, *colon, *k;
-    const char *url, *net, *host;
-    size_t n;
-    profile_url_e why;
-
-    if (*list == '[') {
-        list++;
-        n = strlen(list);
-        if (n && list[n - 1] == ']') {
-            list[n - 1] = '\0';
-        }
-    }
-    for (t = apr_strtok(list, ",", &last); t;
-         t = apr_strtok(NULL, ",", &last)) {
-        while (apr_isspace(*t)) {
-            t++;
-        }
-        /* "KIND:url": the kind is LinkedIn's (PORTFOLIO, BLOG...), not
-         * the host's; "https://...", "example.com:8080" and
-         * "javascript:..." have no kind. */
-        colon = strchr(t, ':');
-        for (k = t; k < colon && (apr_isupper(*k) || *k == '_'); k++) {
-        }
-        url = colon && k == colon && k > t && strncmp(colon, "://", 3) != 0
-              ? colon + 1 : t;
-        url = apr_pstrdup(p, url);
-        apr_collapse_spaces((char *)url, url);
-        if (!*url) {
-            continue;
-        }
-        /* A site without a scheme is https; one the module would refuse
-         * ("javascript:", "ftp:") is counted, not imported. */
-        url = pc_jr_link(url, 1, &why, p);
-        if (url == NULL) {
-            pc_jr_drop(&li->im, apr_pstrcat(p, "Profile.csv Websites (",
-                                            pc_jr_link_dropped(why), ")",
-                                            NULL), 1);
-            continue;
-        }
-        host = pc_li_host_of(url, p);
-        net = pc_li_network_of(host);
-        if (net == NULL && !*pc_jr_str(basics, "url")) {
-            pc_jr_set_str(basics, "url", url);
-            continue;
-        }
-        /* The import names a link's kind after its network: "Website"
-         * gives the kind "website". */
-        pr = json_object();
-        pc_jr_set_str(pr, "network", net ? net : "Website");
-        pc_jr_set_str(pr, "url", url);
-        json_array_append_new(profiles, pr);
-    }
-}
-
 static json_t *import_basics(li_t *li, const char *name)
 {
     json_t *b = json_object();
-    pc_li_table_t *t = table(li, "Profile.csv", profile_cols);
+    pc_li_table_t *t = pc_li_table(li, "Profile.csv", profile_cols);
     const pc_li_row_t *r;
     const char *first, *lastn;
 
@@ -271,15 +189,18 @@ static json_t *import_basics(li_t *li, const char *name)
         return b;
     }
     r = &APR_ARRAY_IDX(t->rows, 0, pc_li_row_t);
-    first = get(li, t, r, &profile_cols[0]);
-    lastn = get(li, t, r, &profile_cols[1]);
+    first = pc_li_col(li, t, r, &profile_cols[0]);
+    lastn = pc_li_col(li, t, r, &profile_cols[1]);
     pc_jr_set_str(b, "name", name ? name
                   : apr_pstrcat(li->im.c.p, first, *first && *lastn ? " "
                                 : "", lastn, NULL));
-    pc_jr_set_str(b, "label", get(li, t, r, &profile_cols[2]));
-    pc_jr_set_str(b, "summary", get(li, t, r, &profile_cols[3]));
-    import_websites(li, b, get(li, t, r, &profile_cols[4]));
-    drop_columns(li, t, profile_cols);
+    pc_jr_set_str(b, "label", pc_li_col(li, t, r, &profile_cols[2]));
+    pc_jr_set_str(b, "summary", pc_li_col(li, t, r, &profile_cols[3]));
+    pc_li_websites(li, b, pc_li_col(li, t, r, &profile_cols[4]));
+    pc_li_twitter(li, b, pc_li_col(li, t, r, &profile_cols[7]));
+    pc_li_location(li, b, pc_li_col(li, t, r, &profile_cols[5]),
+                   pc_li_col(li, t, r, &profile_cols[6]));
+    pc_li_drop_columns(li, t, profile_cols);
     if (t->rows->nelts > 1) {
         pc_jr_drop(&li->im, "Profile.csv rows after the first",
                    t->rows->nelts - 1);
@@ -287,15 +208,11 @@ static json_t *import_basics(li_t *li, const char *name)
     return b;
 }
 
-/* Builds one JSON Resume entry from row r of t. */
-typedef void (*li_row_fn)(li_t *li, const pc_li_table_t *t,
-                          const pc_li_row_t *r, json_t *e);
-
-static json_t *import_rows(li_t *li, const char *name, const li_col_t *cols,
-                           li_row_fn fill)
+json_t *pc_li_rows(li_t *li, const char *name, const li_col_t *cols,
+                   li_row_fn fill)
 {
     json_t *all = json_array(), *e;
-    pc_li_table_t *t = table(li, name, cols);
+    pc_li_table_t *t = pc_li_table(li, name, cols);
     int i;
 
     if (t == NULL) {
@@ -306,7 +223,7 @@ static json_t *import_rows(li_t *li, const char *name, const li_col_t *cols,
         json_array_append_new(all, e);
         fill(li, t, &APR_ARRAY_IDX(t->rows, i, pc_li_row_t), e);
     }
-    drop_columns(li, t, cols);
+    pc_li_drop_columns(li, t, cols);
     return all;
 }
 
@@ -314,40 +231,41 @@ static void fill_position(li_t *li, const pc_li_table_t *t,
                           const pc_li_row_t *r, json_t *w)
 {
     json_t *hl = json_array();
-    const char *context;
+    const char *context, *loc = pc_li_col(li, t, r, &position_cols[3]);
 
-    pc_li_split_description(&context, hl, get(li, t, r, &position_cols[2]),
-                      li->im.c.p);
-    pc_jr_set_str(w, "name", get(li, t, r, &position_cols[0]));
-    pc_jr_set_str(w, "position", get(li, t, r, &position_cols[1]));
+    pc_li_split_description(&context, hl,
+                            pc_li_col(li, t, r, &position_cols[2]),
+                            li->im.c.p);
+    pc_jr_set_str(w, "name", pc_li_col(li, t, r, &position_cols[0]));
+    pc_jr_set_str(w, "position", pc_li_col(li, t, r, &position_cols[1]));
     pc_jr_set_str(w, "description", context);
-    pc_jr_set_str(w, "location", pc_li_squeeze(get(li, t, r, &position_cols[3]),
-                                         strlen(get(li, t, r,
-                                                    &position_cols[3])),
-                                         li->im.c.p));
-    put_date(li, w, "startDate", t, r, &position_cols[4]);
-    put_date(li, w, "endDate", t, r, &position_cols[5]);
+    pc_jr_set_str(w, "location", pc_li_squeeze(loc, strlen(loc),
+                                               li->im.c.p));
+    pc_li_put_date(li, w, "startDate", t, r, &position_cols[4]);
+    pc_li_put_date(li, w, "endDate", t, r, &position_cols[5]);
     json_object_set_new(w, "highlights", hl);
 }
 
 static void fill_education(li_t *li, const pc_li_table_t *t,
                            const pc_li_row_t *r, json_t *ed)
 {
-    pc_jr_set_str(ed, "institution", get(li, t, r, &education_cols[0]));
-    pc_jr_set_str(ed, "area", get(li, t, r, &education_cols[3]));
-    put_date(li, ed, "startDate", t, r, &education_cols[1]);
-    put_date(li, ed, "endDate", t, r, &education_cols[2]);
+    pc_jr_set_str(ed, "institution",
+                  pc_li_col(li, t, r, &education_cols[0]));
+    pc_jr_set_str(ed, "area", pc_li_col(li, t, r, &education_cols[3]));
+    pc_li_put_date(li, ed, "startDate", t, r, &education_cols[1]);
+    pc_li_put_date(li, ed, "endDate", t, r, &education_cols[2]);
 }
 
 static void fill_project(li_t *li, const pc_li_table_t *t,
                          const pc_li_row_t *r, json_t *pr)
 {
-    const char *d = get(li, t, r, &project_cols[1]);
+    const char *d = pc_li_col(li, t, r, &project_cols[1]);
 
-    pc_jr_set_str(pr, "name", get(li, t, r, &project_cols[0]));
+    pc_jr_set_str(pr, "name", pc_li_col(li, t, r, &project_cols[0]));
     pc_jr_set_str(pr, "description", pc_li_squeeze(d, strlen(d), li->im.c.p));
-    put_date(li, pr, "startDate", t, r, &project_cols[2]);
-    put_date(li, pr, "endDate", t, r, &project_cols[3]);
+    pc_li_put_date(li, pr, "startDate", t, r, &project_cols[2]);
+    pc_li_put_date(li, pr, "endDate", t, r, &project_cols[3]);
+    pc_li_put_url(li, pr, t, r, &project_cols[4]);
 }
 
 /* Skills.csv: one group of every skill, titled in the language. */
@@ -359,7 +277,7 @@ static json_t *import_skills(li_t *li)
         {"it", "Competenze"}, {NULL, NULL}
     };
     json_t *all = json_array(), *g, *kw;
-    pc_li_table_t *t = table(li, "Skills.csv", skill_cols);
+    pc_li_table_t *t = pc_li_table(li, "Skills.csv", skill_cols);
     const char *title = "Skills";
     int i;
 
@@ -377,11 +295,11 @@ static json_t *import_skills(li_t *li)
     pc_jr_set_str(g, "name", title);
     for (i = 0; i < t->rows->nelts; i++) {
         json_array_append_new(kw, json_string(
-            get(li, t, &APR_ARRAY_IDX(t->rows, i, pc_li_row_t),
-                &skill_cols[0])));
+            pc_li_col(li, t, &APR_ARRAY_IDX(t->rows, i, pc_li_row_t),
+                      &skill_cols[0])));
     }
     json_object_set_new(g, "keywords", kw);
-    drop_columns(li, t, skill_cols);
+    pc_li_drop_columns(li, t, skill_cols);
     return all;
 }
 
@@ -392,7 +310,7 @@ static int linkedin_run(li_t *li, const char *name, const char *out)
 {
     static const char *const mapped[] = {
         "Profile.csv", "Positions.csv", "Education.csv", "Skills.csv",
-        "Projects.csv", NULL
+        "Projects.csv", "Certifications.csv", "Languages.csv", NULL
     };
     apr_pool_t *p = li->im.c.p;
     const char *err, *inputs[] = {li->path, NULL};
@@ -408,16 +326,18 @@ static int linkedin_run(li_t *li, const char *name, const char *out)
     doc = json_object();
     li->im.docs[0] = doc;
     json_object_set_new(doc, "basics", import_basics(li, name));
-    json_object_set_new(doc, "work", import_rows(li, "Positions.csv",
-                                                 position_cols,
-                                                 fill_position));
+    json_object_set_new(doc, "work", pc_li_rows(li, "Positions.csv",
+                                                position_cols,
+                                                fill_position));
     json_object_set_new(doc, "education",
-                        import_rows(li, "Education.csv", education_cols,
-                                    fill_education));
+                        pc_li_rows(li, "Education.csv", education_cols,
+                                   fill_education));
     json_object_set_new(doc, "skills", import_skills(li));
-    json_object_set_new(doc, "projects", import_rows(li, "Projects.csv",
-                                                     project_cols,
-                                                     fill_project));
+    json_object_set_new(doc, "projects", pc_li_rows(li, "Projects.csv",
+                                                    project_cols,
+                                                    fill_project));
+    json_object_set_new(doc, "certificates", pc_li_certificates(li));
+    json_object_set_new(doc, "languages", pc_li_languages(li));
     /* The export's other profile files, in pc_li_files' order. */
     for (i = 0; pc_li_files[i]; i++) {
         for (known = 0, k = 0; mapped[k]; k++) {

@@ -10,7 +10,8 @@ import os
 
 import pytest
 
-from test_jsonresume import (JR_DATA, export_ok, import_error,  # noqa: F401
+from test_jsonresume import (served_periods,  # noqa: F401
+                             JR_DATA, export_ok, import_error,  # noqa: F401
                              load, profilectl, write)
 
 
@@ -19,7 +20,7 @@ def _one(tmp_path, doc, *extra, name="cv.en.json"):
     cp = profilectl("import-jsonresume", path, *extra)
     assert cp.returncode == 0, cp.stderr
     notes = [line for line in cp.stderr.splitlines() if ": note: " in line]
-    return json.loads(cp.stdout), notes, cp.stderr, path
+    return served_periods(json.loads(cp.stdout)), notes, cp.stderr, path
 
 
 def _summary(stderr):
@@ -37,10 +38,19 @@ def test_a_day_its_month_lacks_is_the_month(tmp_path, value, iso):
     en = load("sample.en.json")
     en["work"][0]["endDate"] = value
     d, notes, err, path = _one(tmp_path, en)
-    assert notes == ['profilectl import-jsonresume: note: %s: '
-                     '$.work[0].endDate: "%s": that month has no such day; '
-                     'read as the month, %s' % (path, value, iso)], err
-    assert "; 1 assumption (noted above); " in _summary(err)
+    want = ['profilectl import-jsonresume: note: %s: $.work[0].endDate: '
+            '"%s": that month has no such day; read as the month, %s'
+            % (path, value, iso)]
+    if iso < "2013-12":
+        # An end before the start is no dates the module may write a
+        # period from (CONTRACT §9): the period written stays.
+        want.append('profilectl import-jsonresume: note: the end %s is '
+                    'before the start 2013-12 (Pied Piper, 2013-12-01 – '
+                    '%s): no start and end written, the period kept'
+                    % (iso, iso))
+    assert notes == want, err
+    assert "; %d assumption%s (noted above); " % (
+        len(want), "s" if len(want) > 1 else "") in _summary(err)
     exp = export_ok(write(tmp_path / "p.json", d), "en")
     assert exp["work"][0]["endDate"] == iso
 
@@ -143,7 +153,7 @@ def test_the_other_language_gives_an_ambiguous_date(tmp_path):
     cp = profilectl("import-jsonresume", write(tmp_path / "r.en.json", en),
                     write(tmp_path / "r.es.json", es))
     assert cp.returncode == 0, cp.stderr
-    d = json.loads(cp.stdout)
+    d = served_periods(json.loads(cp.stdout))
     assert d["experience"][0]["period"]["es"].startswith("3 jun. 2023")
     assert ('r.es.json: $.work[0].startDate: "03-06-2023" read as '
             '2023-06-03: %s gives that date for the same entry'
@@ -279,7 +289,7 @@ def test_a_list_given_as_null_in_one_language_is_an_empty_list(tmp_path):
     cp = profilectl("import-jsonresume", write(tmp_path / "r.en.json", en),
                     write(tmp_path / "r.es.json", es))
     assert cp.returncode == 0, cp.stderr
-    d = json.loads(cp.stdout)
+    d = served_periods(json.loads(cp.stdout))
     assert d["skills"][0]["skills"] == {"en": en["skills"][0]["keywords"],
                                         "es": []}
     assert d["experience"][0]["highlights"] == {
@@ -305,9 +315,19 @@ def test_json_report(tmp_path):
     r = json.loads(cp.stdout)
     assert r["status"] == "written" and r["exit"] == 0
     assert r["output"] == str(out)
-    assert r["records"]["experience"] == 1 and r["records"]["skills"] == 2
+    # The sample's skill groups and its spoken languages (CONTRACT §9).
+    assert r["records"]["experience"] == 1 and r["records"]["skills"] == 3
     assert len(r["assumptions"]) == 1 and "2022-02-30" in r["assumptions"][0]
-    assert {"member": "volunteer", "count": 1} in r["notImported"]
+    assert {"member": "volunteer", "count": 1,
+            "reason": "the data file has no place for it (CONTRACT §9)"} \
+        in r["notImported"]
+    assert {"member": "education[].courses", "count": 1,
+            "reason": "an education record has no courses (a certification "
+                      "is one of its own)"} in r["notImported"]
+    assert all(m["reason"] for m in r["notImported"])
+    assert not any(m["member"] in ("languages", "basics.location",
+                                   "projects[].url")
+                   for m in r["notImported"])
     assert r["problems"] == []
     assert out.exists()
 
@@ -419,7 +439,8 @@ def test_skills_given_as_an_object_of_groups(tmp_path):
     assert "1 × skills.spoken" in _summary(err)
     assert [(s["title"], s["skills"]) for s in d["skills"]] == [
         ({"en": "backend"}, ["Kotlin", "Java"]),
-        ({"en": "devops"}, ["Docker"])]
+        ({"en": "devops"}, ["Docker"]),
+        ({"en": "Spoken languages"}, [{"en": "English (Native speaker)"}])]
     assert any("$.skills: an object of 2 groups by name" in n
                for n in notes), notes
 
@@ -448,7 +469,10 @@ def test_contact_labels_in_the_file_language(tmp_path):
     d, _, _, _ = _one(tmp_path, doc, "--lang-order", "fr",
                       name="cv.fr.json")
     labels = [c["label"] for c in d["contact"]["contacts"]]
-    assert labels == [{"fr": "E-mail"}, {"fr": "Téléphone"}], labels
+    assert labels == [{"fr": "E-mail"}, {"fr": "Téléphone"},
+                      {"fr": "Localisation"}], labels
+    # And the other words the import writes (CONTRACT §9's homes).
+    assert d["skills"][-1]["title"] == {"fr": "Langues"}
 
 
 def test_the_same_link_under_another_name_is_counted(tmp_path):
@@ -475,7 +499,7 @@ def test_one_file_with_every_language_is_read_once_per_language(tmp_path):
     path = write(tmp_path / "cv.json", _bilingual_file())
     cp = profilectl("import-jsonresume", path, "--lang-order", "en,de")
     assert cp.returncode == 0, cp.stderr
-    d = json.loads(cp.stdout)
+    d = served_periods(json.loads(cp.stdout))
     assert d["languages"] == ["en", "de"]
     assert d["profile"]["headline"] == {"en": "Programmer",
                                         "de": "Programmierer"}
@@ -516,7 +540,7 @@ def test_a_list_item_one_language_lacks_is_left_out_of_its_list(tmp_path):
     path = write(tmp_path / "cv.json", doc)
     cp = profilectl("import-jsonresume", path, "--lang-order", "en,de")
     assert cp.returncode == 0, cp.stderr
-    d = json.loads(cp.stdout)
+    d = served_periods(json.loads(cp.stdout))
     assert d["experience"][0]["highlights"] == {
         "en": ["Shipped it", "Only English"], "de": ["Geliefert"]}
     assert "$.work[0].highlights: 1 item without de text left out of the " \
@@ -534,7 +558,7 @@ def test_spaces_around_a_text_or_a_section_name(tmp_path):
     cp = profilectl("import-jsonresume", write(tmp_path / "r.en.json", en),
                     write(tmp_path / "r.es.json", es))
     assert cp.returncode == 0, cp.stderr
-    d = json.loads(cp.stdout)
+    d = served_periods(json.loads(cp.stdout))
     assert d["profile"]["name"] == en["basics"]["name"]
     assert '$. education : read as "education"' in cp.stderr, cp.stderr
 
@@ -561,7 +585,8 @@ def test_a_skill_given_as_a_text_is_its_name(tmp_path):
     doc = load("sample.en.json")
     doc["skills"].append("Docker, Kubernetes")
     d, notes, _, _ = _one(tmp_path, doc)
-    assert d["skills"][-1]["title"] == {"en": "Docker, Kubernetes"}
+    # Before the spoken languages, the import's last group.
+    assert d["skills"][-2]["title"] == {"en": "Docker, Kubernetes"}
     assert any("a text, read as a skill's name" in n for n in notes), notes
 
 

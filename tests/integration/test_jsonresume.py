@@ -37,9 +37,12 @@ ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._~-]*$")
 KIND_RE = re.compile(r"^[a-z][a-z0-9-]*$")
 
 # Every JSON Resume member the mapping carries both ways: an import then
-# an export gives each back unchanged (docs/jsonresume.md).
+# an export gives each back unchanged (docs/jsonresume.md); certificates,
+# languages, basics.location and projects[].url where CONTRACT §9
+# (revised 2026-11-28) has a home for them.
 ROUND_TRIP = {
-    "basics": ["name", "label", "email", "phone", "url", "summary"],
+    "basics": ["name", "label", "email", "phone", "url", "summary",
+               "location"],
     "basics.profiles": ["network", "url"],
     "work": ["name", "location", "description", "position", "url",
              "startDate", "endDate", "highlights"],
@@ -47,8 +50,13 @@ ROUND_TRIP = {
                   "endDate"],
     "skills": ["name", "level", "keywords"],
     "projects": ["name", "description", "entity", "startDate", "endDate",
-                 "highlights"],
+                 "highlights", "url"],
+    "certificates": ["name", "date", "issuer", "url"],
+    "languages": ["language", "fluency"],
 }
+# What the import writes for them in each language (pc_import_extras.c).
+SPOKEN = {"en": "Spoken languages", "es": "Idiomas"}
+LOCATION = {"en": "Location", "es": "Ubicación"}
 
 
 # ------------------------------------------------------------- helpers
@@ -70,10 +78,51 @@ def write(path, data):
     return str(path)
 
 
+# The module's date words (mod_profile/profile_dates.c): the period it
+# writes for an experience record that gives `start` and no `period`
+# (CONTRACT §9, revised 2026-11-28).
+DATE_WORDS = {
+    "en": ("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec", "present"),
+    "es": ("ene. feb. mar. abr. may. jun. jul. ago. sept. oct. nov. dic.",
+           "actualidad"),
+    "de": ("Jan. Feb. März Apr. Mai Juni Juli Aug. Sept. Okt. Nov. Dez.",
+           "heute"),
+    "fr": ("janv. févr. mars avr. mai juin juil. août sept. oct. nov. déc.",
+           "aujourd’hui"),
+    "pt": ("jan. fev. mar. abr. mai. jun. jul. ago. set. out. nov. dez.",
+           "presente"),
+}
+
+
+def module_period(start, end, lang):
+    months, present = DATE_WORDS[lang]
+    months = months.split()
+
+    def date(d):
+        return d if len(d) == 4 else "%s %s" % (months[int(d[5:]) - 1],
+                                                d[:4])
+    if end is None:
+        return "%s – %s" % (date(start), present)
+    return date(start) if start == end else "%s – %s" % (date(start),
+                                                         date(end))
+
+
+def served_periods(d):
+    """d with each period the module writes from the dates (an
+    experience record with a start and no period), as it serves it."""
+    for e in d.get("experience", []):
+        if "start" in e and "period" not in e:
+            e["period"] = {lang: module_period(e["start"], e.get("end"),
+                                               lang)
+                           for lang in d.get("languages", ["en", "es"])
+                           if lang in DATE_WORDS}
+    return d
+
+
 def import_ok(*args):
     cp = profilectl("import-jsonresume", *args)
     assert cp.returncode == 0, cp.stderr
-    return json.loads(cp.stdout)
+    return served_periods(json.loads(cp.stdout))
 
 
 def export_ok(path, lang):
@@ -97,7 +146,8 @@ def import_error(*args, rc=1):
 def extended():
     """The sample and its translation with what the sample lacks: an open
     end, month and year dates, two positions at one company in one year,
-    an entry without dates, a network with a space in its name."""
+    an entry without dates, a network with a space in its name, two
+    certificates (one dated to the day, one without a URL)."""
     en, es = load("sample.en.json"), load("sample.es.json")
     for doc, t in ((en, 0), (es, 1)):
         doc["work"].insert(0, {
@@ -127,6 +177,13 @@ def extended():
         doc["basics"]["profiles"].append({
             "network": "Stack Overflow",
             "url": "https://stackoverflow.example.com/users/1"})
+        doc["certificates"] = [
+            {"name": ["Certified Kubernetes Administrator",
+                      "Administrador certificado de Kubernetes"][t],
+             "date": "2021-11-07", "issuer": "CNCF",
+             "url": "https://cncf.example.com/cka/1234"},
+            {"name": "Google Cloud Architect", "date": "2023-05",
+             "issuer": "Google"}]
     return en, es
 
 
@@ -233,17 +290,29 @@ def test_sample_import_is_bilingual_where_translated(sample_import):
         "credential": {"en": "Bachelor · 1 Jun 2011 – 1 Jan 2014",
                        "es": "Grado · 1 jun. 2011 – 1 ene. 2014"},
         "institution": "University of Oklahoma",
-        "institutionUrl": "https://www.ou.edu/"}
+        "institutionUrl": "https://www.ou.edu/",
+        "start": "2011-06", "end": "2014-01"}
+    # The spoken languages are a skill group, the last (CONTRACT §9).
+    assert d["skills"][-1] == {
+        "title": SPOKEN, "summary": "",
+        "skills": [{"en": "English (Native speaker)",
+                    "es": "Inglés (Lengua materna)"}]}
     assert d["contact"]["contacts"] == [
         {"kind": "email", "label": {"en": "Email",
                                     "es": "Correo electrónico"},
          "text": "richard.hendriks@mail.com",
          "url": "mailto:richard.hendriks@mail.com"},
         {"kind": "phone", "label": {"en": "Phone", "es": "Teléfono"},
-         "text": "(912) 555-4321", "url": "tel:9125554321"}]
+         "text": "(912) 555-4321", "url": "tel:9125554321"},
+        {"kind": "location", "label": LOCATION,
+         "text": "2712 Broadway St, San Francisco, California, CA 94115, "
+                 "US", "url": ""}]
     assert [(ln["kind"], ln["text"]) for ln in d["contact"]["links"]] == [
         ("website", "richardhendricks.example.com"),
-        ("twitter", "Twitter"), ("soundcloud", "SoundCloud")]
+        ("twitter", "Twitter"), ("soundcloud", "SoundCloud"),
+        ("project", "Miss Direction")]
+    assert d["contact"]["links"][-1]["url"] == \
+        "http://missdirection.example.com"
     cs = d["caseStudies"][0]
     assert cs["id"] == "miss-direction-2016"
     assert cs["title"] == cs["mobileTitle"] == "Miss Direction"
@@ -256,17 +325,28 @@ def test_sample_import_is_bilingual_where_translated(sample_import):
 def test_dropped_members_are_named(sample_import):
     # One summary line ends the import: records, assumptions, and what
     # was not imported (issue 27).
-    note = sample_import[2].splitlines()[-1]
+    lines = sample_import[2].splitlines()
+    note = lines[-1]
     assert note.startswith("profilectl import-jsonresume: imported "), note
-    assert ": 1 experience, 1 education, 2 skills, 1 caseStudies, " \
-        "2 contacts, 3 links; 0 assumptions; not imported: " in note, note
-    for member in ("volunteer", "awards", "publications", "languages",
-                   "interests", "references", "basics.location",
-                   "basics.profiles[].username", "work[].summary",
-                   "education[].score", "education[].courses",
-                   "projects[].url", "projects[].roles",
+    assert ": 1 experience, 1 education, 3 skills, 1 caseStudies, " \
+        "3 contacts, 4 links; 0 assumptions; not imported: " in note, note
+    for member in ("volunteer", "awards", "publications", "interests",
+                   "references", "basics.profiles[].username",
+                   "work[].summary", "education[].score",
+                   "education[].courses", "projects[].roles",
                    "projects[].keywords", "projects[].type"):
         assert member in note, member
+        # Each with why, on a line of its own before the summary.
+        assert any(ln.startswith("profilectl import-jsonresume: not "
+                                 "imported: ") and
+                   re.search(r"\d+ × %s: \S" % re.escape(member), ln)
+                   for ln in lines[:-1]), member
+    assert "not imported: 2 × education[].courses: an education record " \
+        "has no courses" in sample_import[2]
+    # What CONTRACT §9 has a home for is placed, never listed.
+    for member in ("languages", "basics.location", "projects[].url",
+                   "certificates"):
+        assert " %s" % member not in note, member
     assert "basics.image" not in note        # empty in the sample
 
 
@@ -280,7 +360,7 @@ def test_extended_import_is_valid_for_the_module(tmp_path, loader_accepts):
     ok, msg = loader_accepts(str(out))
     assert ok, msg
     with open(out, encoding="utf-8") as f:
-        d = json.load(f)
+        d = served_periods(json.load(f))
     assert d["experience"][0]["period"] == {"en": "Jun 2012 – present",
                                             "es": "jun. 2012 – actualidad"}
     assert d["experience"][2]["context"] == {
@@ -289,7 +369,24 @@ def test_extended_import_is_valid_for_the_module(tmp_path, loader_accepts):
     assert d["education"][1]["credential"] == {"en": "Master · 2014 – 2016",
                                                "es": "Máster · 2014 – 2016"}
     assert d["caseStudies"][1]["context"] == ""
-    assert d["contact"]["links"][-1]["kind"] == "stack-overflow"
+    assert [k["kind"] for k in d["contact"]["links"]][-2:] == [
+        "stack-overflow", "project"]
+    # Certificates: education records whose credential says so, after
+    # the degrees; the date to the day in the credential, start and end
+    # the month (CONTRACT §9).
+    assert d["education"][2:] == [
+        {"degree": {"en": "Certified Kubernetes Administrator",
+                    "es": "Administrador certificado de Kubernetes"},
+         "credential": {"en": "Certification · 7 Nov 2021",
+                        "es": "Certificación · 7 nov. 2021"},
+         "institution": "CNCF",
+         "institutionUrl": "https://cncf.example.com/cka/1234",
+         "start": "2021-11", "end": "2021-11"},
+        {"degree": "Google Cloud Architect",
+         "credential": {"en": "Certification · May 2023",
+                        "es": "Certificación · may. 2023"},
+         "institution": "Google", "institutionUrl": "",
+         "start": "2023-05", "end": "2023-05"}]
 
 
 def test_one_file_gives_language_tagged_text(tmp_path):
@@ -411,7 +508,7 @@ def _pair(tmp_path, en, es):
 def _import_noted(*files):
     cp = profilectl("import-jsonresume", *files)
     assert cp.returncode == 0, cp.stderr
-    return json.loads(cp.stdout), cp.stderr
+    return served_periods(json.loads(cp.stdout)), cp.stderr
 
 
 def test_entry_in_one_language_only_is_its_own_entry(tmp_path):
@@ -429,7 +526,11 @@ def test_entry_in_one_language_only_is_its_own_entry(tmp_path):
     assert "Pied Piper" not in err, err
     hooli, pied = d["experience"]
     assert hooli["role"] == {"en": "", "es": "Desarrollador"}
-    assert hooli["period"] == {"en": "", "es": "jun. 2012 – actualidad"}
+    # Its dates are the same in every language: the module writes the
+    # period in each (CONTRACT §9), the one en lacks too.
+    assert hooli["start"] == "2012-06" and "end" not in hooli
+    assert hooli["period"] == {"en": "Jun 2012 – present",
+                               "es": "jun. 2012 – actualidad"}
     assert pied["company"] == "Pied Piper"
     assert "fallback" not in d
 
@@ -445,7 +546,7 @@ def test_missing_last_entry_is_its_own_entry(tmp_path):
         "no entry in es: an entry of its own, its texts missing in es " \
         "(served from en) (to translate)" in err, err
     assert '$.fallback: "en", the first language' in err, err
-    assert len(d["education"]) == 2
+    assert len(d["education"]) == 4       # and the two certificates
     assert d["fallback"] == "en"
     assert list(d)[:2] == ["languages", "fallback"]
     degree = d["education"][1]["degree"]
@@ -562,7 +663,7 @@ def test_different_contact_keeps_the_first_and_is_noted(tmp_path):
         "imported" in cp.stderr, cp.stderr
     assert "1 × basics.email (other languages), 1 × basics.url (other " \
         "languages)" in cp.stderr, cp.stderr
-    d = json.loads(cp.stdout)
+    d = served_periods(json.loads(cp.stdout))
     texts = [c["text"] for c in d["contact"]["contacts"]]
     assert "richard.hendriks@mail.com" in texts
     assert "richard@example.es" not in texts
@@ -624,13 +725,14 @@ def test_links_the_module_would_refuse_are_not_imported(tmp_path,
     assert cp.returncode == 0, cp.stderr
     assert "javascript:" not in cp.stdout.lower() and "data:" not in \
         cp.stdout and "ftp:" not in cp.stdout
-    d = json.loads(cp.stdout)
+    d = served_periods(json.loads(cp.stdout))
     assert d["experience"][0]["companyUrl"] == ""
     assert d["education"][0]["institutionUrl"] == ""
     # The website of the language that has one is the link.
     assert [k["url"] for k in d["contact"]["links"]] == [
         "http://richardhendricks.example.com",
-        "https://soundcloud.example.com/dandymusicnl"]
+        "https://soundcloud.example.com/dandymusicnl",
+        "http://missdirection.example.com"]
     assert "1 × basics.url %s" % NOT_A_LINK in cp.stderr
     assert "2 × work[].url %s" % NOT_A_LINK in cp.stderr, cp.stderr
     assert "1 × work[].url" not in cp.stderr
@@ -698,7 +800,7 @@ def test_skills_in_one_language_only_are_their_own_group(tmp_path):
     assert d["fallback"] == "en"
     assert [g["title"] for g in d["skills"]] == [
         {"en": "Web Development", "es": "Desarrollo web"},
-        {"en": "Compression"}]
+        {"en": "Compression"}, SPOKEN]
 
 
 # Issue 27: real pairs that paired by place what names or years pair.
@@ -766,7 +868,7 @@ def test_skill_names_pair_ignoring_case_spaces_and_punctuation(tmp_path):
     assert [g["title"] for g in d["skills"]] == [
         "HTML", {"en": ".Net", "es": "DotNet"}, {"en": "", "es": "CSharp"},
         {"en": "SQL Server", "es": "SqlServer"}, {"en": "C#", "es": "C++"},
-        "Git"], err
+        "Git", SPOKEN], err
     assert "$.skills[2] (CSharp): no entry in en" in err, err
 
 
@@ -783,7 +885,8 @@ def test_reordered_subset_of_skills_pairs_by_name(tmp_path):
     d, err = _import_noted(en_path, es_path)
     titles = [g["title"] for g in d["skills"]]
     assert titles == ["HTML", "TypeScript", "React", "Next.js", "Node",
-                      "NestJS", {"en": "Java"}, "Git", {"en": "RabbitMQ"}], err
+                      "NestJS", {"en": "Java"}, "Git", {"en": "RabbitMQ"},
+                      SPOKEN], err
     assert "%s: $.skills[2] (React) and %s: $.skills[6] (React): the same " \
         "name in another order; paired by their name, in %s's order" \
         % (en_path, es_path, en_path) in err, err
@@ -1062,7 +1165,7 @@ def test_older_schema_members_are_mapped(tmp_path):
         e["gpa"] = e.pop("score")
     cp = profilectl("import-jsonresume", *_pair(tmp_path, *docs))
     assert cp.returncode == 0, cp.stderr
-    d = json.loads(cp.stdout)
+    d = served_periods(json.loads(cp.stdout))
     w = d["experience"][0]
     assert w["id"] == "pied-piper-2013" and w["company"] == "Pied Piper"
     assert w["companyUrl"] == "http://piedpiper.example.com"
@@ -1164,11 +1267,16 @@ def test_strict_makes_not_imported_an_error(tmp_path):
 # ------------------------------------------------- pairing is bounded
 def _work_docs(tmp_path, n0, n1):
     """The sample documents with n0 and n1 work entries, each a month of
-    its own, the first n1 alike in both."""
+    its own (dated to its first day, as the schema writes dates), the
+    first n1 alike in both.  A period to the day stays in the data file;
+    of 20,000 roles of a few bytes with month dates only, the module
+    would write every period itself, and the file would pass the memory
+    bound (16 times its size, CONTRACT §9): the module refuses it."""
     def work(n):
         return [{"name": "Company %d" % i, "position": "Engineer",
-                 "startDate": "%04d-%02d" % (1000 + i // 12, i % 12 + 1),
-                 "endDate": "%04d-%02d" % (1000 + i // 12, i % 12 + 1)}
+                 "startDate": "%04d-%02d-01" % (1000 + i // 12,
+                                                i % 12 + 1),
+                 "endDate": "%04d-%02d-01" % (1000 + i // 12, i % 12 + 1)}
                 for i in range(n)]
     en, es = load("sample.en.json"), load("sample.es.json")
     en["work"], es["work"] = work(n0), work(n1)

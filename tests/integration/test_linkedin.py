@@ -22,13 +22,15 @@ import pytest
 
 import httpd_harness as h
 import proc_util as pu
-from test_jsonresume import PROFILECTL, profilectl, write
+from test_jsonresume import PROFILECTL, profilectl, served_periods, write
 
 LI_DATA = os.path.join(h.SRCDIR, "tests", "integration", "data", "linkedin")
 GOOD = sorted(os.path.basename(d) for d in glob.glob(os.path.join(
     LI_DATA, "[0-8]*")))
 MAPPED = {"Profile.csv", "Positions.csv", "Education.csv", "Skills.csv",
-          "Projects.csv"}
+          "Projects.csv", "Certifications.csv", "Languages.csv"}
+# The words the import writes in English (pc_import_extras.c).
+SPOKEN = {"en": "Spoken languages"}
 
 
 def _rows(folder, name):
@@ -39,6 +41,12 @@ def _rows(folder, name):
     with open(path, encoding="utf-8-sig", newline="") as f:
         rows = list(csv.reader(f))
     return [r for r in rows[1:] if any(v.strip() for v in r)]
+
+
+def _header(folder, name):
+    with open(os.path.join(LI_DATA, folder, name), encoding="utf-8-sig",
+              newline="") as f:
+        return next(csv.reader(f))
 
 
 def _zip(folder, path, prefix=""):
@@ -79,13 +87,27 @@ def test_export_imports_from_folder_and_zip_alike_and_passes_check(
     out.write_text(cp.stdout, encoding="utf-8")
     ck = profilectl("check", out)
     assert ck.returncode == 0, ck.stdout + ck.stderr
-    d = json.loads(cp.stdout)
+    d = served_periods(json.loads(cp.stdout))
     assert d["languages"] == ["en"]
     assert len(d["experience"]) == len(_rows(folder, "Positions.csv"))
-    assert len(d["education"]) == len(_rows(folder, "Education.csv"))
+    # Certifications are education records (CONTRACT §9), after the
+    # schools; the spoken languages a skill group of their own.
+    assert len(d["education"]) == len(_rows(folder, "Education.csv")) + \
+        len(_rows(folder, "Certifications.csv"))
     assert len(d["caseStudies"]) == len(_rows(folder, "Projects.csv"))
-    assert sum(len(g["skills"]) for g in d["skills"]) == \
+    groups = [g for g in d["skills"] if g["title"] != SPOKEN]
+    assert sum(len(g["skills"]) for g in groups) == \
         len(_rows(folder, "Skills.csv"))
+    assert sum(len(g["skills"]) for g in d["skills"]
+               if g["title"] == SPOKEN) == len(_rows(folder,
+                                                     "Languages.csv"))
+    # A project's Url is a link of kind project.
+    projects = _rows(folder, "Projects.csv")
+    url = next((i for i, c in enumerate(_header(folder, "Projects.csv"))
+                if c == "Url"), None) if projects else None
+    assert len([k for k in d["contact"]["links"]
+                if k["kind"] == "project"]) == \
+        len([r for r in projects if url is not None and r[url].strip()])
     # Every other profile file is named with its row count.
     for f in sorted(os.listdir(os.path.join(LI_DATA, folder))):
         n = len(_rows(folder, f)) if f.endswith(".csv") else 0
@@ -106,7 +128,12 @@ def test_profile_csv_gives_name_headline_summary_and_links():
     assert [(k["kind"], k["url"]) for k in d["contact"]["links"]] == [
         ("website", "http://example.com"),
         ("github", "https://github.com/example-user"),
-        ("website", "https://example.org/blog")]     # no scheme: https
+        ("website", "https://example.org/blog"),     # no scheme: https
+        ("project", "http://example.com/ledger")]    # Projects.csv Url
+    # Geo Location and the 2018 Country: a contact of kind location.
+    assert d["contact"]["contacts"] == [
+        {"kind": "location", "label": {"en": "Location"},
+         "text": "Madrid Area, ES", "url": ""}]
 
 
 def test_websites_the_module_would_refuse_are_counted_not_imported(
@@ -129,10 +156,11 @@ def test_websites_the_module_would_refuse_are_counted_not_imported(
     cp = _import(str(export))
     assert cp.returncode == 0, cp.stderr
     assert "javascript:" not in cp.stdout and "ftp:" not in cp.stdout
-    d = json.loads(cp.stdout)
+    d = served_periods(json.loads(cp.stdout))
     assert [(k["kind"], k["url"]) for k in d["contact"]["links"]] == [
         ("website", "https://example.com:8080/x"),
-        ("github", "https://github.com/example-user")]
+        ("github", "https://github.com/example-user"),
+        ("project", "http://example.com/ledger")]
     assert "3 × Profile.csv Websites (not an https, http, mailto or tel " \
         "URL)" in cp.stderr, cp.stderr
     out = tmp_path / "profile.json"
@@ -141,8 +169,8 @@ def test_websites_the_module_would_refuse_are_counted_not_imported(
 
 
 def test_descriptions_give_context_and_bullet_highlights():
-    d = json.loads(_import(os.path.join(LI_DATA,
-                                        "80-constructed-2016-layout")).stdout)
+    d = served_periods(json.loads(_import(os.path.join(
+        LI_DATA, "80-constructed-2016-layout")).stdout))
     e = d["experience"][0]
     assert e["role"] == {"en": "Manager, Technical Publications"}  # Title
     assert e["context"] == {"en": "Leads a team of four writers. · Portland"}
@@ -165,7 +193,7 @@ def test_periods_and_skill_group_in_the_chosen_language():
     cp = _import(os.path.join(LI_DATA, "85-constructed-pair-en"),
                  "--lang", "es")
     assert cp.returncode == 0, cp.stderr
-    d = json.loads(cp.stdout)
+    d = served_periods(json.loads(cp.stdout))
     assert d["languages"] == ["es"]
     assert d["experience"][0]["period"] == {"es": "mar. 2021 – actualidad"}
     assert d["skills"][0]["title"] == {"es": "Aptitudes"}
@@ -185,7 +213,8 @@ def test_bom_crlf_blank_line_and_fffc_change_nothing():
     b = json.loads(_import(os.path.join(
         LI_DATA, "07-2026-german-cyrillic-partial"), "--name", "A").stdout)
     assert a["experience"] == b["experience"]
-    assert a["skills"] == b["skills"]
+    # 92 has 07's Skills.csv, not its Languages.csv.
+    assert a["skills"] == [g for g in b["skills"] if g["title"] != SPOKEN]
 
 
 def test_no_profile_csv_needs_name(tmp_path):
@@ -264,7 +293,9 @@ def test_strict_refuses_what_is_not_imported():
                  "--name", "A", "--strict")
     assert cp.returncode == 1
     assert "--strict: not imported: 3 × Education.csv Notes" in cp.stderr
-    assert "5 × Languages.csv rows" in cp.stderr
+    # Languages and certifications have their homes (CONTRACT §9).
+    assert "Languages.csv" not in cp.stderr
+    assert "Certifications.csv" not in cp.stderr
 
 
 def test_zip_bomb_is_refused_before_reading(tmp_path):
@@ -391,7 +422,7 @@ def test_merge_of_linkedin_and_jsonresume_is_served_in_both(
     out = tmp_path / "profile.json"
     cp = profilectl("merge", en, es, "-o", out)
     assert cp.returncode == 0, cp.stderr
-    d = json.loads(out.read_text(encoding="utf-8"))
+    d = served_periods(json.loads(out.read_text(encoding="utf-8")))
     assert d["languages"] == ["en", "es"]
     assert d["profile"]["headline"] == {"en": "Data engineer",
                                         "es": "Ingeniera de datos"}
