@@ -67,16 +67,21 @@ def _page(server, lang):
     return r.body.decode()
 
 
+def _imported(out, *args):
+    """(path, data file, stderr) of a profilectl import written to out."""
+    cp = profilectl(*args, "-o", out)
+    assert cp.returncode == 0, cp.stderr
+    with open(out, encoding="utf-8") as f:
+        return str(out), json.load(f), cp.stderr
+
+
 @pytest.fixture(scope="module")
 def jr_pair(tmp_path_factory):
     d = tmp_path_factory.mktemp("extras")
     out = d / "profile.json"
-    cp = profilectl("import-jsonresume",
-                    write(d / "cv.en.json", _resume("en")),
-                    write(d / "cv.es.json", _resume("es")), "-o", out)
-    assert cp.returncode == 0, cp.stderr
-    with open(out, encoding="utf-8") as f:
-        return str(out), json.load(f), cp.stderr
+    return _imported(out, "import-jsonresume",
+                     write(d / "cv.en.json", _resume("en")),
+                     write(d / "cv.es.json", _resume("es")))
 
 
 def test_nothing_with_a_home_is_reported_not_imported(jr_pair):
@@ -210,10 +215,7 @@ def li_import(tmp_path):
     export = _li_export(tmp_path, Certifications=CERTS, Languages=LANGS,
                         Profile=PROFILE, Projects=PROJECTS)
     out = tmp_path / "li.json"
-    cp = profilectl("import-linkedin", export, "--lang", "es", "-o", out)
-    assert cp.returncode == 0, cp.stderr
-    with open(out, encoding="utf-8") as f:
-        return str(out), json.load(f), cp.stderr
+    return _imported(out, "import-linkedin", export, "--lang", "es")
 
 
 def test_linkedin_extras_are_placed_in_the_export_language(li_import):
