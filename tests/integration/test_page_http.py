@@ -241,6 +241,33 @@ class TestContent:
         assert ld["mainEntity"]["sameAs"] == [
             link["url"] for link in data["contact"]["links"]]
 
+    def test_without_url_the_page_names_itself_from_the_server_name(
+            self, make_httpd, workdir, sample):
+        # make serve's configuration: no url= on the ProfileData line, so
+        # the absolute URLs come from ServerName (scheme, host, port) and
+        # the section's path, never from the request's Host.
+        path = h.write_json(os.path.join(workdir, "named.json"), sample)
+        os.chmod(path, 0o644)
+        server = make_httpd("page-named", "")
+        server.write_conf('ServerName https://cv.example.org:8443\n'
+                          '<Location /cv>\n    Require all granted\n'
+                          '    ProfileData "%s"\n'
+                          '    SetHandler profile-page\n</Location>\n' % path)
+        server.start_checked()
+        try:
+            for lang in LANGS:
+                r = get(server, "/cv/%s/" % lang, Host="evil.example")
+                assert r.status == 200, r
+                page = Page(r.body.decode())
+                want = "https://cv.example.org:8443/cv/%s/" % lang
+                assert page.find("link", rel="canonical")[0]["href"] == want
+                og = {a["property"]: a["content"] for a in page.find("meta")
+                      if "property" in a}
+                assert og["og:url"] == want
+                assert "evil.example" not in r.body.decode()
+        finally:
+            server.stop()
+
     def test_a_record_has_its_own_page_in_each_language(self, site):
         server, data = site
         cs = data["caseStudies"][0]
