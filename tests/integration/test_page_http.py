@@ -241,25 +241,29 @@ class TestContent:
         assert ld["mainEntity"]["sameAs"] == [
             link["url"] for link in data["contact"]["links"]]
 
+    @pytest.mark.parametrize("where", ["/cv", "/"])
     def test_without_url_the_page_names_itself_from_the_server_name(
-            self, make_httpd, workdir, sample):
+            self, make_httpd, workdir, sample, where):
         # make serve's configuration: no url= on the ProfileData line, so
         # the absolute URLs come from ServerName (scheme, host, port) and
         # the section's path, never from the request's Host.
         path = h.write_json(os.path.join(workdir, "named.json"), sample)
         os.chmod(path, 0o644)
+        # ("/": the page at the site's root, as make serve puts it.)
+        base = where.rstrip("/")
         server = make_httpd("page-named", "")
         server.write_conf('ServerName https://cv.example.org:8443\n'
-                          '<Location /cv>\n    Require all granted\n'
+                          '<Location %s>\n    Require all granted\n'
                           '    ProfileData "%s"\n'
-                          '    SetHandler profile-page\n</Location>\n' % path)
+                          '    SetHandler profile-page\n</Location>\n'
+                          % (where, path))
         server.start_checked()
         try:
             for lang in LANGS:
-                r = get(server, "/cv/%s/" % lang, Host="evil.example")
+                r = get(server, "%s/%s/" % (base, lang), Host="evil.example")
                 assert r.status == 200, r
                 page = Page(r.body.decode())
-                want = "https://cv.example.org:8443/cv/%s/" % lang
+                want = "https://cv.example.org:8443%s/%s/" % (base, lang)
                 assert page.find("link", rel="canonical")[0]["href"] == want
                 og = {a["property"]: a["content"] for a in page.find("meta")
                       if "property" in a}
