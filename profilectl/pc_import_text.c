@@ -184,11 +184,74 @@ json_t *pc_jr_text2(jr_import_t *im, json_t **entries, const char *k1,
                                         k2), 1);
 }
 
+/* Whether word w (n bytes) of a skill's name is a word of the language
+ * rather than part of a name: all lowercase in a `phrase` of words
+ * ("communicator", "solving"; not "on" of Ruby on Rails; not docker or
+ * npm alone), or ending as the language's
+ * abstract nouns do (Leadership, Adaptability, Testing, Architecture;
+ * Teamfähigkeit, Comunicación).  A byte of UTF-8 counts as a lowercase
+ * letter.  A word with a digit, a symbol or a capital after its first letter
+ * (C++, Node.js, PostgreSQL, AWS) is a name. */
+static int common_word(const char *w, size_t n, int phrase)
+{
+    static const char *const endings[] = {
+        "ing", "tion", "sion", "ment", "ness", "ship", "ity", "ance",
+        "ence", "ics", "ism", "ysis", "phy", "thy", "ogy", "ture", "mwork",
+        "ign", "ed", "keit", "heit", "ung", "ci\xc3\xb3n", "dad",
+        "it\xc3\xa9", NULL    /* German, Spanish, French */
+    };
+    size_t i, k;
+    int lower = 1;
+
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)w[i];
+
+        if (!((c >= 'a' && c <= 'z') || c >= 0x80
+              || (i == 0 && c >= 'A' && c <= 'Z'))) {
+            return 0;           /* a digit, a symbol, an inner capital */
+        }
+        lower &= c >= 'a';
+    }
+    if (lower && phrase) {
+        return n >= 3;
+    }
+    for (k = 0; endings[k] && n >= 6; k++) {
+        size_t e = strlen(endings[k]);
+
+        if (strncmp(w + n - e, endings[k], e) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether skill name s is to be translated: one of its words (split at
+ * spaces, '-', '/' and brackets) is a common_word.  Any other name
+ * (Kubernetes, Go, C, Spring Boot, Visual Studio Code) reads the same
+ * in every language and stays a plain string.  A name taken for a word
+ * is exported to translators, and import-po writes it once for every
+ * language when they give it unchanged. */
+static int translatable_name(const char *s)
+{
+    size_t n = strlen(s), i, start = 0;
+
+    for (i = 0; i <= n; i++) {
+        if (i == n || strchr(" \t-/()", s[i]) != NULL) {
+            if (i > start && common_word(s + start, i - start,
+                                         i - start < n)) {
+                return 1;
+            }
+            start = i + 1;
+        }
+    }
+    return 0;
+}
+
 /* A list of text values from the string arrays `key` of entries: an
  * array of text values when every language has as many items, each
  * there in every language or in none; else one array per language
- * (CONTRACT §9).  Keywords are names (plain from one language);
- * highlights are prose. */
+ * (CONTRACT §9).  Highlights are prose; so is a keyword (a skill's
+ * name) from one language that is a translatable_name. */
 json_t *pc_jr_text_list(jr_import_t *im, json_t **entries,
                         const char *key, const char *where)
 {
@@ -232,7 +295,8 @@ json_t *pc_jr_text_list(jr_import_t *im, json_t **entries,
             vals[l] = json_string_value(
                 json_array_get(json_object_get(entries[l], key), i));
         }
-        v = merge(im, vals, "", strcmp(key, "keywords") != 0);
+        v = merge(im, vals, "", strcmp(key, "keywords") != 0
+                                || translatable_name(vals[0]));
         json_array_append_new(out, v);
     }
     return out;

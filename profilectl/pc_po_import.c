@@ -39,7 +39,7 @@ typedef struct {
     pc_texts_t *tx;
     const char *po, *lang;
     int applied, changed, fuzzy, empty, source_changed, unknown, plain;
-    int withdrawn;
+    int withdrawn, once;
 } import_t;
 
 /* One report line: an entry not applied, named by its key (and the
@@ -147,6 +147,33 @@ static void stale(import_t *im, const pc_text_t *t, po_message_t m,
                                            "marks it fuzzy"));
 }
 
+/* Whether t is a skill's name (an item of a group's skills) that every
+ * declared language now has, the same: a name such as Python or
+ * Kubernetes, which the translator gave unchanged.  import-po then
+ * writes it once, a plain string, as a name the same in every language
+ * is written (CONTRACT §9), so that it is never asked for again. */
+static int same_everywhere(const pc_texts_t *tx, const pc_text_t *t)
+{
+    json_t *v = pc_text_value(t);
+    const char *first = NULL, *s;
+    int l;
+
+    if (t->list || t->member != NULL || !json_is_array(t->parent)
+        || strncmp(t->record, "skills/", 7) != 0
+        || strncmp(t->field, "skills[", 7) != 0
+        || json_object_size(v) != (size_t)tx->nlangs) {
+        return 0;
+    }
+    for (l = 0; l < tx->nlangs; l++) {
+        s = json_string_value(json_object_get(v, tx->langs[l]));
+        if (s == NULL || (first != NULL && strcmp(s, first) != 0)) {
+            return 0;
+        }
+        first = first ? first : s;
+    }
+    return 1;
+}
+
 static void apply(import_t *im, po_message_t m)
 {
     const char *ctx = po_message_msgctxt(m), *src, *cur, *str;
@@ -189,6 +216,10 @@ static void apply(import_t *im, po_message_t m)
     im->changed += cur == NULL
                    || strcmp(cur, pc_text_get(&st, im->tx, t, im->lang,
                                               im->p)) != 0;
+    if (strcmp(str, src) == 0 && same_everywhere(im->tx, t)) {
+        json_array_set_new(t->parent, t->index, json_string(str));
+        im->once++;
+    }
 }
 
 /* The language of the PO file, from --lang or its header. */
@@ -327,10 +358,12 @@ int pc_cmd_import_po(int argc, char **argv)
     notapplied = im.source_changed + im.fuzzy + im.unknown + im.plain;
     fprintf(stderr, "%s import-po: %s (%s): %d applied (%d changed), %d "
             "not applied: %d source changed, %d fuzzy, %d unknown, %d "
-            "plain; %d stale withdrawn; %d untranslated%s\n", pc_progname,
+            "plain; %d stale withdrawn; %d untranslated; %d skill names the "
+            "same in every language written once%s\n", pc_progname,
             im.po, im.lang, im.applied, im.changed, notapplied,
             im.source_changed, im.fuzzy, im.unknown, im.plain, im.withdrawn,
-            im.empty, status == PC_EXIT_OK ? "" : "; nothing written");
+            im.empty, im.once, status == PC_EXIT_OK ? "" : "; nothing "
+            "written");
     if (status == PC_EXIT_OK && notapplied > 0) {
         status = PC_EXIT_PROBLEMS;
     }

@@ -57,7 +57,9 @@ static const struct {
     {"skills", "title", "Title of a group of skills (a heading).", NULL, 0},
     {"skills", "summary", "Summary of this group of skills: one sentence.",
      NULL, 0},
-    {"skills", "skills", "A skill of this group, shown as a short tag.",
+    {"skills", "skills", "A skill of this group, shown as a short tag. A "
+     "name that is the same in every language (Python, Kubernetes): give "
+     "it unchanged, and it is kept as one text for every language.",
      "The skills of this group, shown as short tags.", 0},
     {"experience", "role", "Role: the job title held (the heading of the "
      "role).", NULL, 0},

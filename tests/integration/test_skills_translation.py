@@ -1,0 +1,130 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Skills like every other text (issue 34, deliverable 5; owner-day F5).
+
+From one language, an importer writes a skill's name that is made of the
+language's words (Problem-solving, Critical Thinking, Leadership) as a
+language-tagged text, so that `untranslated` counts it and `export-po`
+gives it to the translator; a name that reads the same in every
+language (Kubernetes, Go, C, C++, PostgreSQL, Spring Boot) stays a plain
+string and is never asked for.  A name the translator gives unchanged
+is written once, a plain string, by import-po, and is not asked for
+again.  The API and the page then serve the Spanish skills.
+"""
+import json
+import re
+
+from test_jsonresume import profilectl  # noqa
+from test_page_http import P, serve
+
+WORDS = ["Problem-solving", "Critical Thinking", "Leadership", "Teamwork",
+         "Data Analysis", "public speaking", "Machine Learning"]
+NAMES = ["Kubernetes", "Go", "C", "C++", "PostgreSQL", "Node.js", "CI/CD",
+         "AWS", "Terraform", "Visual Studio Code", "Ruby on Rails", "docker"]
+SPANISH = {"Problem-solving": "Resolución de problemas",
+           "Critical Thinking": "Pensamiento crítico",
+           "Leadership": "Liderazgo", "Teamwork": "Trabajo en equipo",
+           "Data Analysis": "Análisis de datos",
+           "public speaking": "Hablar en público"}
+
+
+def _resume(tmp_path):
+    doc = {"basics": {"name": "Ana Vidal", "label": "Engineer",
+                      "summary": "Builds things."},
+           "skills": [{"name": "Platform", "keywords": NAMES},
+                      {"name": "Ways of working", "keywords": WORDS}],
+           "work": [{"name": "Acme", "position": "Engineer",
+                     "startDate": "2020-03", "summary": "Runs a platform."}]}
+    path = tmp_path / "resume.en.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+def _import(tmp_path):
+    out = tmp_path / "profile.json"
+    cp = profilectl("import-jsonresume", "--languages", "en,es",
+                    _resume(tmp_path), "-o", out)
+    assert cp.returncode == 0, cp.stderr
+    return out
+
+
+def _po_entries(po):
+    """{msgctxt: (msgid, extracted comment)} of a PO file."""
+    out = {}
+    for block in po.read_text(encoding="utf-8").split("\n\n"):
+        ctx = re.search(r'^msgctxt "(.*)"$', block, re.M)
+        mid = re.search(r'^msgid "(.*)"$', block, re.M)
+        com = re.search(r"^#\. (.*)$", block, re.M)
+        if ctx and mid and not block.lstrip().startswith("#~"):
+            out[ctx.group(1)] = (mid.group(1), com.group(1) if com else "")
+    return out
+
+
+def test_words_are_tagged_and_names_stay_plain(tmp_path):
+    d = json.loads(_import(tmp_path).read_text(encoding="utf-8"))
+    platform, ways = d["skills"][0]["skills"], d["skills"][1]["skills"]
+    assert platform[:len(NAMES)] == NAMES
+    assert ways == [{"en": w} for w in WORDS]
+
+
+def test_untranslated_and_export_po_ask_only_for_words(tmp_path):
+    path = _import(tmp_path)
+    cp = profilectl("untranslated", "--lang", "es", "--json", path)
+    assert cp.returncode == 1, cp.stderr
+    asked = {e["key"] for e in json.loads(cp.stdout)}
+    skills = {k for k in asked if " skills[" in k}
+    assert skills == {"skills/ways-of-working skills[%d]" % i
+                      for i in range(len(WORDS))}
+    po = tmp_path / "es.po"
+    cp = profilectl("export-po", "--lang", "es", "-o", po, path)
+    assert cp.returncode == 0, cp.stderr
+    entries = _po_entries(po)
+    for i, w in enumerate(WORDS):
+        msgid, comment = entries["skills/ways-of-working skills[%d]" % i]
+        assert msgid == w
+        assert "skill" in comment and "unchanged" in comment
+    assert not any(e[0] in NAMES for e in entries.values())
+
+
+def test_a_name_given_unchanged_is_written_once_and_served(tmp_path,
+                                                           make_httpd,
+                                                           workdir):
+    path = _import(tmp_path)
+    po = tmp_path / "es.po"
+    assert profilectl("export-po", "--lang", "es", "-o", po,
+                      path).returncode == 0
+    text = po.read_text(encoding="utf-8")
+    # The translator: the words in Spanish, "Machine Learning" kept as
+    # it is (a name in Spanish too), everything else left empty.
+    for en, es in list(SPANISH.items()) + [("Machine Learning",
+                                            "Machine Learning")]:
+        text = text.replace('msgid "%s"\nmsgstr ""' % en,
+                            'msgid "%s"\nmsgstr "%s"' % (en, es))
+    po.write_text(text, encoding="utf-8")
+    out = tmp_path / "profile.es.json"
+    cp = profilectl("import-po", po, path, "-o", out)
+    assert cp.returncode == 0, cp.stderr
+    assert re.search(r"; 1 skill names the same in every language written "
+                     r"once\n", cp.stderr), cp.stderr
+    d = json.loads(out.read_text(encoding="utf-8"))
+    ways = d["skills"][1]["skills"]
+    assert ways[-1] == "Machine Learning"
+    assert ways[:-1] == [{"en": w, "es": SPANISH[w]} for w in WORDS[:-1]]
+    # Not asked for again.
+    po2 = tmp_path / "es2.po"
+    assert profilectl("export-po", "--lang", "es", "-o", po2,
+                      out).returncode == 0
+    assert not any(m == "Machine Learning" for m, _ in
+                   _po_entries(po2).values())
+    server = serve(make_httpd, workdir, "skills-es", d)
+    try:
+        r = server.get("/api/v1/skills", {"Accept-Language": "es"})
+        assert r.status == 200
+        served = r.json()[1]["skills"]
+        assert served == [SPANISH[w] for w in WORDS[:-1]] + \
+            ["Machine Learning"]
+        page = server.get("%s/es/" % P).body.decode()
+        for w in WORDS[:-1]:
+            assert ">%s<" % SPANISH[w] in page
+            assert ">%s<" % w not in page
+    finally:
+        server.stop()
