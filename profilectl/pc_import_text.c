@@ -187,11 +187,11 @@ json_t *pc_jr_text2(jr_import_t *im, json_t **entries, const char *k1,
 /* Whether word w (n bytes) of a skill's name is a word of the language
  * rather than part of a name: all lowercase in a `phrase` of words
  * ("communicator", "solving"; not "on" of Ruby on Rails; not docker or
- * npm alone), or ending as the language's
- * abstract nouns do (Leadership, Adaptability, Testing, Architecture;
- * Teamfähigkeit, Comunicación).  A byte of UTF-8 counts as a lowercase
- * letter.  A word with a digit, a symbol or a capital after its first letter
- * (C++, Node.js, PostgreSQL, AWS) is a name. */
+ * npm alone), or ending as the language's abstract nouns do after a
+ * stem with a vowel (Leadership, Adaptability, Testing, Architecture,
+ * Teamfähigkeit, Comunicación; not Spring).  A byte of UTF-8 counts as
+ * a lowercase letter.  A word with a digit, a symbol or a capital after
+ * its first letter (C++, Node.js, PostgreSQL, AWS) is a name. */
 static int common_word(const char *w, size_t n, int phrase)
 {
     static const char *const endings[] = {
@@ -218,7 +218,9 @@ static int common_word(const char *w, size_t n, int phrase)
     for (k = 0; endings[k] && n >= 6; k++) {
         size_t e = strlen(endings[k]);
 
-        if (strncmp(w + n - e, endings[k], e) == 0) {
+        /* A stem with a vowel: Testing, Design; not Spring, Swing. */
+        if (strncmp(w + n - e, endings[k], e) == 0
+            && strcspn(w, "aeiouyAEIOUY") < n - e) {
             return 1;
         }
     }

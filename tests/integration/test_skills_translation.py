@@ -19,7 +19,8 @@ from test_page_http import P, serve
 WORDS = ["Problem-solving", "Critical Thinking", "Leadership", "Teamwork",
          "Data Analysis", "public speaking", "Machine Learning"]
 NAMES = ["Kubernetes", "Go", "C", "C++", "PostgreSQL", "Node.js", "CI/CD",
-         "AWS", "Terraform", "Visual Studio Code", "Ruby on Rails", "docker"]
+         "AWS", "Terraform", "Visual Studio Code", "Ruby on Rails", "docker",
+         "Spring Boot"]
 SPANISH = {"Problem-solving": "Resolución de problemas",
            "Critical Thinking": "Pensamiento crítico",
            "Leadership": "Liderazgo", "Teamwork": "Trabajo en equipo",
