@@ -38,6 +38,7 @@
 
 #include "mod_profile.h"
 #include "profile_args.h"
+#include "profile_data.h"
 #include "profile_same.h"
 #include "profile_validate.h"
 
