@@ -84,20 +84,6 @@ static void note_answer(request_rec *r, const profile_response_t *resp,
     }
 }
 
-/* ap_remove_output_filter_byhandle(r->output_filters, "BYTERANGE")
- * without looking the name up at every request. */
-static void remove_byterange(request_rec *r)
-{
-    ap_filter_t *f;
-
-    for (f = r->output_filters; f != NULL; f = f->next) {
-        if (f->frec == ap_byterange_filter_handle) {
-            ap_remove_output_filter(f);
-            return;
-        }
-    }
-}
-
 static int send_answer(request_rec *r, const profile_response_t *resp,
                        const profile_dir_conf_t *conf)
 {
@@ -119,7 +105,7 @@ static int send_answer(request_rec *r, const profile_response_t *resp,
     r->status = resp->status;
     /* Every answer is whole (the specification's "all success responses
      * are 200"): no byte ranges, so no 206 and no 416. */
-    remove_byterange(r);
+    ap_remove_output_filter_byhandle(r->output_filters, "BYTERANGE");
     /* In the table, Content-Encoding stays on a 304 too, and tells
      * mod_deflate and mod_brotli that the body is already coded. */
     if (resp->content_encoding != NULL) {
@@ -157,22 +143,13 @@ static profile_cond_e cond_of(ap_condition_e c)
  * request's conditions against them (the core decides what follows). */
 static void apply_conditions(request_rec *r, profile_response_t *resp,
                              const profile_site_t *site,
-                             const profile_request_t *req,
-                             const char *last_modified)
+                             const profile_request_t *req)
 {
     profile_conds_t c;
-    const char *inm;
 
     apr_table_setn(r->headers_out, "ETag", resp->etag);
     ap_update_mtime(r, site->store->mtime);
-    if (last_modified != NULL && r->mtime == site->store->mtime
-        && r->mtime < r->request_time && !r->assbackwards) {
-        /* What ap_set_last_modified() would write, formatted at load. */
-        apr_table_setn(r->headers_out, "Last-Modified", last_modified);
-    }
-    else {
-        ap_set_last_modified(r);
-    }
+    ap_set_last_modified(r);
     /* Not for an ErrorDocument's internal redirect (as
      * ap_meets_conditions()). */
     if (r->no_local_copy) {
@@ -181,13 +158,8 @@ static void apply_conditions(request_rec *r, profile_response_t *resp,
     c.if_match = cond_of(ap_condition_if_match(r, r->headers_out));
     c.if_unmodified_since =
         cond_of(ap_condition_if_unmodified_since(r, r->headers_out));
-    inm = apr_table_get(r->headers_in, "If-None-Match");
-    /* A client revalidating sends the ETag it got, alone: httpd's weak
-     * comparison (on GET and HEAD) matches it, without parsing a list. */
-    c.if_none_match = inm == NULL ? PROFILE_COND_NONE
-                      : r->method_number == M_GET
-                        && strcmp(inm, resp->etag) == 0 ? PROFILE_COND_WEAK
-                      : cond_of(ap_condition_if_none_match(r, r->headers_out));
+    c.if_none_match =
+        cond_of(ap_condition_if_none_match(r, r->headers_out));
     c.if_modified_since = apr_table_get(r->headers_in, "If-Modified-Since");
     /* Read only beside If-Modified-Since. */
     c.last_modified = c.if_modified_since == NULL ? 0
@@ -265,7 +237,7 @@ static int page_answer(request_rec *r, const profile_dir_conf_t *conf,
     }
     profile_page_answer(&resp, site, page, req, r->pool);
     if (resp.conditional) {
-        apply_conditions(r, &resp, site, req, data->last_modified);
+        apply_conditions(r, &resp, site, req);
     }
     return send_answer(r, &resp, conf);
 }
@@ -338,7 +310,7 @@ static int profile_handler(request_rec *r)
 
     profile_api_answer(&resp, &site, &req, r->pool);
     if (resp.conditional) {
-        apply_conditions(r, &resp, &site, &req, data->last_modified);
+        apply_conditions(r, &resp, &site, &req);
     }
     if (APLOGrdebug(r)) {
         ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, PROFILE_LOGNO(0002)

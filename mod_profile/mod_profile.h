@@ -6,9 +6,10 @@
  *
  *   mod_profile.c         the module record, hooks and the request glue
  *   mod_profile_config.c  directives, per-directory and per-server
- *                         configuration and their merges
+ *                         configuration and their merges; where each
+ *                         setting is written
  *   mod_profile_settings.c  the one place each directive's default is
- *                         resolved; where each setting is written
+ *                         resolved (the getters)
  *   mod_profile_holder.c  the one record per data file kept across
  *                         restarts; which build runs
  *   mod_profile_reload.c  validating and loading data files; what a
@@ -68,7 +69,6 @@ typedef struct {
     apr_array_header_t *uses;       /* profile_use_t *: where it is named */
     apr_array_header_t *pages;      /* profile_page_where_t: the places
                                      * its pages are published at */
-    const char *last_modified;      /* store->mtime as an HTTP date */
 } profile_data_t;
 
 /* Per directory: what a request is configured with (httpd's merge). */
@@ -116,7 +116,8 @@ struct profile_use {
 typedef struct {
     const char *name, *value, *file, *section;
     const char *location;           /* the plain <Location> path it stands
-                                     * in (profile_location_of()); NULL:
+                                     * in (location_of(),
+                                     * mod_profile_config.c); NULL:
                                      * another kind of section, or none */
     int line;
     server_rec *s;
@@ -163,13 +164,6 @@ int profile_conf_compress(const profile_use_t *u, const char **at,
 /* Once the whole configuration is read (per-server merges done): each
  * file's load-time choices from its lines (CONTRACT §1). */
 void profile_conf_files(apr_pool_t *ptemp);
-/* The sections directive `d` stands in, as written (NULL: none), and
- * the path of the plain <Location> it stands in (else NULL). */
-const char *profile_section_of(const ap_directive_t *d, apr_pool_t *p);
-const char *profile_location_of(const ap_directive_t *d, apr_pool_t *p);
-/* Notes where the directive being read sets a request-time value. */
-void profile_setting_record(cmd_parms *cmd, const profile_dir_conf_t *conf,
-                            const char *value);
 
 /* mod_profile_holder.c */
 #define PROFILE_BUILD_LEN 128

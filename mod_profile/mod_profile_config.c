@@ -3,8 +3,9 @@
  * mod_profile_config.c -- the directives: the per-directory and
  * per-server configuration (create, merge), the module's configuration
  * of a generation (the data files it names, where each request-time
- * directive is written, its server-wide directives), and the getters
- * that resolve every directive's default.  httpd owns every setting
+ * directive is written: the sections a line stands in, as httpd parsed
+ * them; its server-wide directives).  What each directive resolves to
+ * is in the getters (mod_profile_settings.c).  httpd owns every setting
  * (CONTRACT §1): nothing here re-creates its section walk.
  */
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "http_config.h"
 #include "http_core.h"
 
+#include <apr_fnmatch.h>
 #include <apr_strings.h>
 
 #include "mod_profile.h"
@@ -104,6 +106,71 @@ void *profile_merge_srv_conf(apr_pool_t *p, void *basev, void *addv)
     return sc;
 }
 
+/* The sections directive `d` stands in, as written ("<Location /a>
+ * <If ...>"; NULL: none), leaving out <VirtualHost> (the server says
+ * it). */
+static const char *section_of(const ap_directive_t *d, apr_pool_t *p)
+{
+    const char *s = NULL;
+
+    for (d = d->parent; d != NULL; d = d->parent) {
+        if (strcasecmp(d->directive, "<VirtualHost") != 0) {
+            s = apr_pstrcat(p, d->directive, " ", d->args,
+                            s ? " " : NULL, s, NULL);
+        }
+    }
+    return s;
+}
+
+/* The path of the <Location> section `d` stands in (through <If>),
+ * where it applies to every URL below it; else NULL. */
+static const char *location_of(const ap_directive_t *d, apr_pool_t *p)
+{
+    const char *args, *path;
+
+    for (d = d->parent;
+         d != NULL && (strcasecmp(d->directive, "<If") == 0
+                       || strcasecmp(d->directive, "<ElseIf") == 0
+                       || strcasecmp(d->directive, "<Else") == 0);
+         d = d->parent) {
+    }
+    if (d == NULL || strcasecmp(d->directive, "<Location") != 0) {
+        return NULL;
+    }
+    args = apr_pstrndup(p, d->args, strcspn(d->args, ">"));
+    path = ap_getword_conf(p, &args);
+    return path[0] == '/' && !apr_fnmatch_test(path)
+           ? profile_args_base(path, p) : NULL;
+}
+
+/* Where a request-time directive is written, for the reports. */
+static void setting_record(cmd_parms *cmd, const profile_dir_conf_t *conf,
+                           const char *value)
+{
+    profile_mod_conf_t *mc = profile_mod_conf(cmd->pool);
+    profile_setting_t *last = mc->settings->nelts == 0 ? NULL
+        : &APR_ARRAY_IDX(mc->settings, mc->settings->nelts - 1,
+                         profile_setting_t);
+    profile_setting_t *set;
+
+    if (last != NULL && last->conf == conf
+        && last->line == cmd->directive->line_num
+        && last->file == cmd->directive->filename) {
+        last->value = apr_pstrcat(cmd->pool, last->value, " ", value, NULL);
+        return;                 /* a second origin on the same line */
+    }
+    set = apr_array_push(mc->settings);
+    set->name = cmd->cmd->name;
+    set->value = value;
+    set->file = cmd->directive->filename;
+    set->line = cmd->directive->line_num;
+    set->section = section_of(cmd->directive, cmd->pool);
+    set->location = location_of(cmd->directive, cmd->pool);
+    set->s = cmd->server;
+    set->conf = conf;
+}
+
+
 /* Whether the section holding directive `d` says SetHandler
  * profile-page itself. */
 static int beside_page_handler(const ap_directive_t *d, apr_pool_t *p)
@@ -185,8 +252,8 @@ static const char *set_data(cmd_parms *cmd, void *dconf, int argc,
     use->s = cmd->server;
     use->file = cmd->directive->filename;
     use->line = cmd->directive->line_num;
-    use->section = profile_section_of(cmd->directive, cmd->pool);
-    use->base = profile_location_of(cmd->directive, cmd->pool);
+    use->section = section_of(cmd->directive, cmd->pool);
+    use->base = location_of(cmd->directive, cmd->pool);
     use->conf = conf;
     APR_ARRAY_PUSH(d->uses, profile_use_t *) = use;
     conf->use = use;
@@ -217,7 +284,7 @@ static const char *set_origin(cmd_parms *cmd, void *dconf, const char *arg)
                "a list of origins)";
     }
     conf->origins_set = 1;
-    profile_setting_record(cmd, conf, arg);
+    setting_record(cmd, conf, arg);
     if (star) {
         conf->origins = NULL;
         return NULL;
@@ -244,44 +311,78 @@ static const char *set_max_age(cmd_parms *cmd, void *dconf, const char *arg)
     }
     conf->cache_control = apr_psprintf(cmd->pool, "public, max-age=%d",
                                        conf->max_age);
-    profile_setting_record(cmd, conf, arg);
+    setting_record(cmd, conf, arg);
     return NULL;
 }
 
-static const char *set_log_variables(cmd_parms *cmd, void *dconf, int on)
+/* The context check of ProfileBadData and ProfileCompression, the
+ * defaults of a server's ProfileData lines: in a <Location> or
+ * <Directory>, httpd's own check refuses them, and the message names
+ * the new form, the line's option. */
+static const char *server_default_only(cmd_parms *cmd, const char *option)
 {
-    (void)cmd;
-    ((profile_dir_conf_t *)dconf)->log_variables = on;
-    return NULL;
+    const char *err = ap_check_cmd_context(cmd, NOT_IN_DIR_LOC_FILE);
+
+    return err == NULL ? NULL
+           : apr_psprintf(cmd->pool, "%s; it is a server config and "
+                          "<VirtualHost> default now: say it on the "
+                          "ProfileData line (ProfileData PATH %s)", err,
+                          option);
 }
 
-/* ProfileBadData and ProfileCompression: the defaults of a server's
- * ProfileData lines.  In a <Location> or <Directory>, httpd's own
- * context check refuses them, and the message names the new form. */
-static const char *set_default(cmd_parms *cmd, void *dconf, const char *arg)
+/* Where a server default is written, for the reports. */
+static const char *written_at(cmd_parms *cmd, const char *arg)
+{
+    return apr_psprintf(cmd->pool, "%s %s on line %d of %s",
+                        cmd->cmd->name, arg, cmd->directive->line_num,
+                        cmd->directive->filename);
+}
+
+static const char *set_bad_data(cmd_parms *cmd, void *dconf,
+                                const char *arg)
 {
     profile_srv_conf_t *sc = ap_get_module_config(cmd->server->module_config,
                                                   &profile_module);
-    int bad = cmd->info != NULL;
-    const char *err = ap_check_cmd_context(cmd, NOT_IN_DIR_LOC_FILE);
-    int *v = bad ? &sc->refuse : &sc->compress;
+    const char *err = server_default_only(cmd, "bad=keep|refuse");
 
     (void)dconf;
     if (err != NULL) {
-        return apr_psprintf(cmd->pool, "%s; it is a server config and "
-                            "<VirtualHost> default now: say it on the "
-                            "ProfileData line (ProfileData PATH %s)", err,
-                            bad ? "bad=keep|refuse" : "compress=on|off");
+        return err;
     }
-    *v = !strcasecmp(arg, bad ? "refuse" : "on") ? 1
-         : !strcasecmp(arg, bad ? "keep" : "off") ? 0 : -1;
-    if (*v == -1) {
-        return bad ? "ProfileBadData: expected keep or refuse"
-                   : "ProfileCompression: expected On or Off";
+    if (strcasecmp(arg, "refuse") == 0) {
+        sc->refuse = 1;
     }
-    *(bad ? &sc->refuse_at : &sc->compress_at) =
-        apr_psprintf(cmd->pool, "%s %s on line %d of %s", cmd->cmd->name,
-                     arg, cmd->directive->line_num, cmd->directive->filename);
+    else if (strcasecmp(arg, "keep") == 0) {
+        sc->refuse = 0;
+    }
+    else {
+        return "ProfileBadData: expected keep or refuse";
+    }
+    sc->refuse_at = written_at(cmd, arg);
+    return NULL;
+}
+
+static const char *set_compression(cmd_parms *cmd, void *dconf,
+                                   const char *arg)
+{
+    profile_srv_conf_t *sc = ap_get_module_config(cmd->server->module_config,
+                                                  &profile_module);
+    const char *err = server_default_only(cmd, "compress=on|off");
+
+    (void)dconf;
+    if (err != NULL) {
+        return err;
+    }
+    if (strcasecmp(arg, "on") == 0) {
+        sc->compress = 1;
+    }
+    else if (strcasecmp(arg, "off") == 0) {
+        sc->compress = 0;
+    }
+    else {
+        return "ProfileCompression: expected On or Off";
+    }
+    sc->compress_at = written_at(cmd, arg);
     return NULL;
 }
 
@@ -325,15 +426,16 @@ const command_rec profile_cmds[] = {
                     "one line or several)"),
     AP_INIT_TAKE1("ProfileMaxAge", set_max_age, NULL, RSRC_CONF | ACCESS_CONF,
                   "seconds for Cache-Control max-age (default 300)"),
-    AP_INIT_FLAG("ProfileLogVariables", set_log_variables, NULL,
+    AP_INIT_FLAG("ProfileLogVariables", ap_set_flag_slot,
+                 (void *)APR_OFFSETOF(profile_dir_conf_t, log_variables),
                  RSRC_CONF | ACCESS_CONF,
                  "On: the access-log values are also environment variables "
                  "of the request; Off (default): request notes only"),
-    AP_INIT_TAKE1("ProfileCompression", set_default, NULL,
+    AP_INIT_TAKE1("ProfileCompression", set_compression, NULL,
                   RSRC_CONF | ACCESS_CONF,
                   "On (default) or Off: the default of ProfileData's "
                   "compress= (server config and <VirtualHost> only)"),
-    AP_INIT_TAKE1("ProfileBadData", set_default, (void *)1,
+    AP_INIT_TAKE1("ProfileBadData", set_bad_data, NULL,
                   RSRC_CONF | ACCESS_CONF,
                   "keep (default) or refuse: the default of ProfileData's "
                   "bad= (server config and <VirtualHost> only)"),

@@ -43,6 +43,7 @@
 #include <apr_strings.h>
 
 #include "mod_profile.h"
+#include "profile_data.h"
 
 /* A holder with `kept` (PROFILE_KEPT_VERSION of it). */
 #define HOLDER_MAGIC 0x50524b31u            /* "PRK1" */

@@ -38,6 +38,7 @@
 
 #include "mod_profile.h"
 #include "profile_args.h"
+#include "profile_data.h"
 #include "profile_same.h"
 #include "profile_validate.h"
 
@@ -348,14 +349,6 @@ int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *plog,
         else {
             h->kept.generation = gen;
             load(d, h, build, mc->max_data_size, s, pconf, ptemp);
-        }
-        if (d->store != NULL) {
-            /* Formatted once, not at every answer. */
-            char *lm = apr_palloc(pconf, APR_RFC822_DATE_LEN);
-
-            if (apr_rfc822_date(lm, d->store->mtime) == APR_SUCCESS) {
-                d->last_modified = lm;
-            }
         }
         if (d->error == NULL) {
             continue;

@@ -4,9 +4,9 @@
  * place (as mod_md's md_config_get*): the typed getters with every
  * default, each ProfileData line's options from the line or its
  * server's default, and each file's load-time choices from its lines
- * (CONTRACT §1); and, for the reports, where a directive is written:
- * the sections a line stands in, as httpd parsed them.  Nothing here
- * re-creates httpd's section walk or virtual-host selection.
+ * (CONTRACT §1).  Where a directive is written is directive reading
+ * (mod_profile_config.c).  Nothing here re-creates httpd's section walk
+ * or virtual-host selection.
  */
 #include <string.h>
 
@@ -14,7 +14,6 @@
 #include "http_config.h"
 #include "http_core.h"
 
-#include <apr_fnmatch.h>
 #include <apr_strings.h>
 
 #include "mod_profile.h"
@@ -135,66 +134,3 @@ void profile_conf_files(apr_pool_t *ptemp)
         }
     }
 }
-
-/* The sections directive `d` stands in, as written ("<Location /a>
- * <If ...>"; NULL: none), leaving out <VirtualHost> (the server says
- * it). */
-const char *profile_section_of(const ap_directive_t *d, apr_pool_t *p)
-{
-    const char *s = NULL;
-
-    for (d = d->parent; d != NULL; d = d->parent) {
-        if (strcasecmp(d->directive, "<VirtualHost") != 0) {
-            s = apr_pstrcat(p, d->directive, " ", d->args,
-                            s ? " " : NULL, s, NULL);
-        }
-    }
-    return s;
-}
-
-/* The path of the <Location> section `d` stands in (through <If>),
- * where it applies to every URL below it; else NULL. */
-const char *profile_location_of(const ap_directive_t *d, apr_pool_t *p)
-{
-    const char *args, *path;
-
-    for (d = d->parent; d != NULL && (strcasecmp(d->directive, "<If") == 0
-                                      || strcasecmp(d->directive, "<ElseIf") == 0
-                                      || strcasecmp(d->directive, "<Else") == 0);
-         d = d->parent) {
-    }
-    if (d == NULL || strcasecmp(d->directive, "<Location") != 0) {
-        return NULL;
-    }
-    args = apr_pstrndup(p, d->args, strcspn(d->args, ">"));
-    path = ap_getword_conf(p, &args);
-    return path[0] == '/' && !apr_fnmatch_test(path) ? profile_args_base(path, p)
-           : NULL;
-}
-
-/* Where a request-time directive is written, for the reports. */
-void profile_setting_record(cmd_parms *cmd, const profile_dir_conf_t *conf,
-                   const char *value)
-{
-    profile_mod_conf_t *mc = profile_mod_conf(cmd->pool);
-    profile_setting_t *last = mc->settings->nelts == 0 ? NULL
-        : &APR_ARRAY_IDX(mc->settings, mc->settings->nelts - 1,
-                         profile_setting_t);
-    profile_setting_t *set;
-
-    if (last != NULL && last->conf == conf && last->line
-        == cmd->directive->line_num && last->file == cmd->directive->filename) {
-        last->value = apr_pstrcat(cmd->pool, last->value, " ", value, NULL);
-        return;                 /* a second origin on the same line */
-    }
-    set = apr_array_push(mc->settings);
-    set->name = cmd->cmd->name;
-    set->value = value;
-    set->file = cmd->directive->filename;
-    set->line = cmd->directive->line_num;
-    set->section = profile_section_of(cmd->directive, cmd->pool);
-    set->location = profile_location_of(cmd->directive, cmd->pool);
-    set->s = cmd->server;
-    set->conf = conf;
-}
-

@@ -3,14 +3,14 @@
  * profile_data.c -- the data file opened as CONTRACT §9 says (only a
  * regular file, never blocking), and the pools a load goes into, whose
  * memory goes back to malloc when they are destroyed
- * (profile_store.h declares both; profile_store.c loads).
+ * (profile_data.h; profile_store.c loads).
  *
  * Pure core: no httpd headers.
  */
 #include <apr_file_io.h>
 #include <apr_strings.h>
 
-#include "profile_store.h"
+#include "profile_data.h"
 
 apr_status_t profile_pool_create_own(apr_pool_t **out, apr_pool_t *parent)
 {

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_estimate.h -- the memory a load takes and what parsing a
- * file would take (profile_estimate.c; profile_store_estimate() in
- * profile_store.c, which validates first).  Pure core: no httpd
+ * file would take (profile_estimate.c).  Pure core: no httpd
  * headers.
  */
 #ifndef PROFILE_ESTIMATE_H

@@ -20,8 +20,8 @@
 #include <apr_hash.h>
 #include <apr_strings.h>
 
+#include "profile_locate.h"
 #include "profile_text.h"
-#include "profile_validate.h"
 
 #define LOCATE_MAX_DEPTH 512        /* deeper values keep no position */
 #define LOCATE_MAX_PATH 4096        /* nor do values with longer paths */

@@ -32,6 +32,11 @@ profile_data_problem_t *profile_problems_add(profile_problems_t *to)
     return apr_array_push(to->list);
 }
 
+int profile_problems_full(const profile_problems_t *to)
+{
+    return to->list->nelts >= to->keep;
+}
+
 void profile_problems_cat(profile_problems_t *to,
                           const profile_problems_t *from)
 {

@@ -43,6 +43,11 @@ profile_problems_t *profile_problems_make(apr_pool_t *p, int keep);
  * kept already. */
 profile_data_problem_t *profile_problems_add(profile_problems_t *to);
 
+/* Whether `to` keeps `keep` problems already: one more would be
+ * counted only (profile_problems_add() returns NULL), so nothing of it
+ * needs to be made. */
+int profile_problems_full(const profile_problems_t *to);
+
 /* Appends `from`'s problems to `to`: kept as far as `to` keeps, all
  * counted. */
 void profile_problems_cat(profile_problems_t *to,

@@ -9,6 +9,7 @@
 #include <apr_md5.h>
 #include <apr_strings.h>
 
+#include "profile_data.h"
 #include "profile_page.h"
 #include "profile_same.h"
 

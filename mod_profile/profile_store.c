@@ -21,10 +21,12 @@
 #include <apr_strings.h>
 #include <jansson.h>
 
+#include "profile_data.h"
 #include "profile_dates.h"
 #include "profile_estimate.h"
 #include "profile_etag.h"
 #include "profile_finish.h"
+#include "profile_locate.h"
 #include "profile_page.h"
 #include "profile_render.h"
 #include "profile_schema.h"
@@ -376,40 +378,6 @@ apr_status_t profile_store_parse_opts(profile_store_t **out,
 leave:
     json_decref(root);
     return rv;
-}
-
-apr_status_t profile_store_estimate(profile_estimate_t *out,
-                                    const char **errmsg,
-                                    const char *buf, apr_size_t len,
-                                    apr_pool_t *p)
-{
-    profile_problems_t *problems =
-        profile_problems_make(p, PROFILE_PROBLEMS_SHOWN);
-    profile_parse_estimate_t pest;
-    json_error_t jerr;
-    json_t *root = NULL;
-    const char **langs;
-    int nlangs;
-
-    memset(out, 0, sizeof(*out));
-    profile_estimate_parse(&pest, buf, len);
-    if ((*errmsg = profile_estimate_parse_problem(&pest, len, p)) != NULL) {
-        return APR_EINVAL;
-    }
-    root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
-    if (root == NULL
-        || profile_validate(root, &langs, &nlangs, problems, p) != 0) {
-        *errmsg = root == NULL ? apr_pstrcat(p, "invalid JSON: ", jerr.text,
-                                             NULL)
-                  : profile_data_problems_message(problems,
-                                                  PROFILE_PROBLEMS_SHOWN,
-                                                  "data", p);
-        json_decref(root);
-        return APR_EINVAL;
-    }
-    profile_estimate(out, root, langs, nlangs, len, 0);
-    json_decref(root);
-    return APR_SUCCESS;
 }
 
 apr_status_t profile_store_load(profile_store_t **out, const char **errmsg,

@@ -133,18 +133,6 @@ typedef struct {
     int npages;
 } profile_store_t;
 
-/* Opens the data file at `path` for reading (profile_data.c), only if
- * it is a regular file (CONTRACT §9): its type is looked at first, through any link, it
- * is opened without blocking and must be the file looked at.  Sets *fi
- * (type, size, mtime, device, inode).  On failure, *why says it in one
- * line and *f is NULL: APR_EBADF for a file that is not regular (or
- * was replaced by one meanwhile), else the system's error.  Reading a
- * FIFO, a device or a directory never blocks, as it would with a plain
- * open. */
-apr_status_t profile_data_open(apr_file_t **f, apr_finfo_t *fi,
-                               const char **why, const char *path,
-                               apr_pool_t *p);
-
 /* Reads, validates and (as opts say; NULL: render, no compression, no
  * size limit) renders the data file at `path` (absolute) into pool p.
  * On failure returns an error status (APR_EINVAL: problems in the data,
@@ -172,12 +160,6 @@ apr_status_t profile_store_parse_opts(profile_store_t **out,
                                       const char *name, apr_time_t mtime,
                                       const profile_load_opts_t *opts,
                                       apr_pool_t *p);
-
-/* A pool under `parent` with an allocator of its own (profile_data.c),
- * destroyed with it: what it freed goes back to malloc, where the allocator of a
- * long-lived parent would keep it on its free list for good.  Only one
- * thread at a time may allocate from it (the allocator has no mutex). */
-apr_status_t profile_pool_create_own(apr_pool_t **out, apr_pool_t *parent);
 
 /* Their ETags: profile_etag.h. */
 

@@ -25,11 +25,4 @@
 apr_size_t profile_validate(json_t *root, const char ***langs, int *nlangs,
                             profile_problems_t *problems, apr_pool_t *p);
 
-/* Sets the line and column of each kept problem of `problems` that has
- * a path, to where that path's value begins in buf[0..len), the text
- * profile_validate() judged (parsed): one pass over the text. */
-void profile_data_problems_locate(profile_problems_t *problems,
-                                  const char *buf, apr_size_t len,
-                                  apr_pool_t *p);
-
 #endif

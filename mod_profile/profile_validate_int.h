@@ -44,10 +44,17 @@ typedef struct {
     const char *coll;           /* that collection's key */
 } vctx_t;
 
-/* Records a problem of the value at `at` (its text and path are made
- * only when it is kept); returns -1. */
-int pv_fail(vctx_t *c, const path_t *at, const char *fmt, ...)
+/* Records a problem of the value at `at`; returns -1.  A macro, so
+ * that a problem past the first `keep` costs its count only: its
+ * message's arguments (pv_quoted(), pv_declared(), ...) are evaluated,
+ * and its text and path made, only when it is kept.  c is evaluated
+ * more than once. */
+#define pv_fail(c, at, ...)                                             \
+    (profile_problems_full((c)->problems) ? pv_fail_counted(c)          \
+     : pv_fail_kept((c), (at), __VA_ARGS__))
+int pv_fail_kept(vctx_t *c, const path_t *at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+int pv_fail_counted(vctx_t *c);
 /* s in quotes, printable, for a message. */
 const char *pv_quoted(vctx_t *c, const char *s);
 /* The index of declared language `tag`, or -1. */

@@ -34,9 +34,8 @@ static const char *path_str(const path_t *at, apr_pool_t *p)
                                                           strlen(at->key),
                                                           64, p), NULL);
 }
-/* Records a problem of the value at `at` (its text and path are made
- * only when it is kept); returns -1. */
-int pv_fail(vctx_t *c, const path_t *at, const char *fmt, ...)
+/* A problem that is kept (pv_fail()): its text and path. */
+int pv_fail_kept(vctx_t *c, const path_t *at, const char *fmt, ...)
 {
     profile_data_problem_t *pr = profile_problems_add(c->problems);
     va_list ap;
@@ -49,6 +48,12 @@ int pv_fail(vctx_t *c, const path_t *at, const char *fmt, ...)
     va_end(ap);
     pr->line = pr->column = 0;
     pr->path = path_str(at, c->p);
+    return -1;
+}
+/* A problem past the first `keep` (pv_fail()): counted only. */
+int pv_fail_counted(vctx_t *c)
+{
+    profile_problems_add(c->problems);
     return -1;
 }
 const char *pv_quoted(vctx_t *c, const char *s)

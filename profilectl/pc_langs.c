@@ -23,6 +23,7 @@
 #include "profilectl.h"
 #include "pc_langs.h"
 #include "pc_texts.h"
+#include "profile_locate.h"
 #include "profile_validate.h"
 
 #define ADD_USAGE "usage: %s add-language L FILE"

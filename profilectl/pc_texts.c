@@ -25,6 +25,7 @@
 #include "pc_jr.h"
 #include "pc_texts.h"
 #include "profile_estimate.h"
+#include "profile_locate.h"
 #include "profile_schema.h"
 #include "profile_validate.h"
 

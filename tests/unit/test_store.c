@@ -23,7 +23,9 @@
 #include <jansson.h>
 
 #include "unit.h"
+#include "profile_data.h"
 #include "profile_etag.h"
+#include "profile_locate.h"
 #include "profile_validate.h"
 #include "profile_store.h"
 #include "profile_estimate.h"

@@ -3,7 +3,8 @@
  * test_validate.c -- a refused data file's problems (CONTRACT §9): every
  * one listed, in file order, a wrong type hiding what it holds, one
  * problem for a syntax error, and the loader's one message with the
- * first ten and "and N more"; the links' schemes (profile_url.h).
+ * first ten and "and N more", a problem past them costing its count
+ * only; the links' schemes (profile_url.h).
  *
  * Documents are the sample data with edits made through jansson (which
  * keeps members in file order), then parsed by profile_store_parse_opts
@@ -14,9 +15,13 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <unistd.h>
+
 #include <jansson.h>
 
 #include "unit.h"
+#include "profile_data.h"
 #include "profile_store.h"
 #include "profile_url.h"
 #include "profile_validate.h"
@@ -388,6 +393,73 @@ static void ten_problems_need_no_more_line(void **state)
     assert_non_null(strstr(r.err, "$.metrics[9].id"));
 }
 
+#ifdef __linux__
+/* The process's resident bytes (Linux: /proc/self/statm). */
+static size_t resident(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long size = 0, pages = 0;
+
+    assert_non_null(f);
+    assert_int_equal(fscanf(f, "%lu %lu", &size, &pages), 2);
+    fclose(f);
+    return (size_t)pages * (size_t)sysconf(_SC_PAGESIZE);
+}
+
+/* What validating the sample with n unknown keys of its own adds to
+ * the resident bytes, in a pool of its own (profile_pool_create_own:
+ * its blocks are new, not from a free list), keeping 10 problems. */
+static size_t validating_takes(int n)
+{
+    json_t *d = sample();
+    profile_problems_t *problems;
+    size_t before, after;
+    apr_pool_t *vp;
+    const char **langs;
+    int i, nlangs;
+
+    for (i = 0; i < n; i++) {
+        char key[80];
+
+        snprintf(key, sizeof(key), "unknown-key-%06d-xxxxxxxxxxxxxxxxxxxx"
+                 "xxxxxxxxxxxxxxxxxxxx", i);
+        json_object_set_new(d, key, json_string("v"));
+    }
+    assert_int_equal(profile_pool_create_own(&vp, NULL), APR_SUCCESS);
+    before = resident();
+    problems = profile_problems_make(vp, 10);
+    assert_int_equal(profile_validate(d, &langs, &nlangs, problems, vp),
+                     (apr_size_t)n);
+    after = resident();
+    assert_int_equal(problems->total, (apr_size_t)n);
+    assert_int_equal(problems->list->nelts, n < 10 ? n : 10);
+    apr_pool_destroy(vp);
+    json_decref(d);
+    return after > before ? after - before : 0;
+}
+#endif
+
+/* A problem past the ones kept costs its count only (CONTRACT §9:
+ * refusing is bounded): its message's arguments (the key, quoted) are
+ * not made.  50,000 unknown keys add to the resident bytes what 20 do,
+ * within 1 MB (made for each, the quoted keys took 12.5 MB). */
+static void problems_past_the_kept_are_only_counted(void **state)
+{
+#ifdef __linux__
+    size_t few, many;
+
+    (void)state;
+    few = validating_takes(20);
+    many = validating_takes(50000);
+    print_message("  validating 20 unknown keys adds %zu B resident, "
+                  "50,000 add %zu B\n", few, many);
+    assert_true(many < few + 1024 * 1024);
+#else
+    (void)state;
+    skip();
+#endif
+}
+
 static void unreadable_file_is_one_problem_without_path(void **state)
 {
     apr_pool_t *p = POOL(state);
@@ -562,6 +634,7 @@ int main(void)
         UNIT_TEST(undeclared_language_of_a_per_language_list_is_named),
         UNIT_TEST(message_lists_the_first_ten_then_how_many_more),
         UNIT_TEST(ten_problems_need_no_more_line),
+        UNIT_TEST(problems_past_the_kept_are_only_counted),
         UNIT_TEST(unreadable_file_is_one_problem_without_path),
         UNIT_TEST(links_of_the_four_schemes_are_accepted),
         UNIT_TEST(links_of_other_forms_are_data_problems),
