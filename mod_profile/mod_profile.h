@@ -69,6 +69,7 @@ typedef struct {
     apr_array_header_t *uses;       /* profile_use_t *: where it is named */
     apr_array_header_t *pages;      /* profile_page_where_t: the places
                                      * its pages are published at */
+    const char *last_modified;      /* store->mtime as an HTTP date */
 } profile_data_t;
 
 /* Per directory: what a request is configured with (httpd's merge). */

@@ -350,6 +350,14 @@ int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *plog,
             h->kept.generation = gen;
             load(d, h, build, mc->max_data_size, s, pconf, ptemp);
         }
+        if (d->store != NULL) {
+            /* Formatted once, not at every answer (apply_conditions). */
+            char *lm = apr_palloc(pconf, APR_RFC822_DATE_LEN);
+
+            if (apr_rfc822_date(lm, d->store->mtime) == APR_SUCCESS) {
+                d->last_modified = lm;
+            }
+        }
         if (d->error == NULL) {
             continue;
         }
