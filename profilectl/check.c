@@ -95,13 +95,16 @@ int pc_cmd_check(int argc, char **argv)
                                     .max_size = 0, .problems = NULL};
         profile_store_t *unused = NULL;
         const char *err = NULL;
+        pc_input_t in;
         apr_status_t lrv;
         int k;
 
         opts.problems = profile_problems_make(p, PC_CHECK_LISTED);
-        /* A FIFO, a device, a directory: refused before the loader opens
-         * it, as every input of profilectl (pc_input.c). */
-        if (pc_input_check(&err, file, p) < 0) {
+        /* A FIFO, a device, a directory: refused by the opener, as every
+         * input of profilectl (common/input.c).  The file is read once:
+         * the loader judges those bytes, and the counts of untranslated
+         * texts are made of them too. */
+        if (pc_input_load(&in, &err, file, 0, fp) < 0) {
             profile_data_problem_t *pr = profile_problems_add(opts.problems);
 
             pr->line = pr->column = 0;
@@ -109,11 +112,11 @@ int pc_cmd_check(int argc, char **argv)
             pr->text = err + strlen(file) + 2;
             lrv = APR_EGENERAL;
         }
-        else if ((lrv = profile_store_load(&unused, &err, file, &opts, fp))
+        else if ((lrv = profile_store_parse_opts(&unused, &err, in.buf,
+                                                 in.len, file, in.mtime,
+                                                 &opts, fp))
                  == APR_SUCCESS) {
-            /* The store is not kept: the counts read the file again. */
-            apr_pool_clear(fp);
-            pc_untranslated_counts(file, 1, fp);
+            pc_untranslated_counts(&in, 1, fp);
             continue;
         }
         /* The loader says APR_EINVAL for problems in the data, the
@@ -152,7 +155,7 @@ int pc_cmd_check(int argc, char **argv)
             }
         }
         if (lrv == APR_EINVAL && only_missing(opts.problems)) {
-            pc_untranslated_counts(file, 0, fp);
+            pc_untranslated_counts(&in, 0, fp);
         }
     }
     if (as_json) {

@@ -72,25 +72,14 @@ static void drop_unmapped(jr_import_t *im, json_t *data)
 static int add_file(jr_import_t *im, const char *file)
 {
     apr_pool_t *p = im->c.p;
-    profile_load_opts_t opts = {.render = 0};
-    profile_store_t *store;
     json_t *data;
-    json_error_t jerr;
     const char *msg, **langs;
     int nlangs, l, k;
 
-    if (pc_input_check(&msg, file, p) < 0) {
+    /* Read once: the module's loader judges the bytes, the tree is made
+     * of the same bytes. */
+    if ((data = pc_load_data(&msg, &langs, &nlangs, file, file, p)) == NULL) {
         return pc_jr_fail(&im->c, "%s", msg);
-    }
-    if (profile_store_load(&store, &msg, file, &opts, p) != APR_SUCCESS) {
-        return pc_jr_fail(&im->c, "%s", msg);
-    }
-    data = pc_load_json(file, JSON_REJECT_DUPLICATES, &jerr, &msg, p);
-    if (data == NULL
-        || profile_validate(data, &langs, &nlangs,
-                            profile_problems_make(p, 1), p) != 0) {
-        json_decref(data);
-        return pc_jr_fail(&im->c, "%s: cannot read it again", file);
     }
     drop_unmapped(im, data);
     for (l = 0; l < nlangs; l++) {

@@ -12,6 +12,7 @@
 #include <apr_strings.h>
 #include <jansson.h>
 
+#include "profile_validate.h"
 #include "common/common.h"
 
 const char *pc_progname = "profilectl";
@@ -71,21 +72,31 @@ int pc_fail(const char *cmd, const char *fmt, ...)
     return PC_EXIT_USAGE;
 }
 
-json_t *pc_load_json(const char *path, size_t flags, json_error_t *jerr,
-                     const char **err, apr_pool_t *p)
+json_t *pc_load_data(const char **err, const char ***langs, int *nlangs,
+                     const char *path, const char *name, apr_pool_t *p)
 {
-    char *buf;
-    apr_size_t len;
-    json_t *doc;
+    profile_load_opts_t opts = {.render = 0};
+    profile_store_t *unused = NULL;
+    json_error_t jerr;
+    pc_input_t in;
+    json_t *root;
 
-    if (pc_input_read(&buf, &len, err, path, 0, p) < 0) {
+    if (pc_input_load(&in, err, path, 0, p) < 0
+        || profile_store_parse_opts(&unused, err, in.buf, in.len, name,
+                                    in.mtime, &opts, p) != APR_SUCCESS) {
         return NULL;
     }
-    if ((doc = json_loadb(buf, len, flags, jerr)) == NULL) {
-        *err = apr_psprintf(p, "%s:%d:%d: invalid JSON: %s", path,
-                            jerr->line, jerr->column, jerr->text);
+    /* The loader took these bytes: parsed again into a tree, they fail
+     * only when memory does. */
+    root = json_loadb(in.buf, in.len, JSON_REJECT_DUPLICATES, &jerr);
+    if (root == NULL || profile_validate(root, langs, nlangs,
+                                         profile_problems_make(p, 1), p)
+                        != 0) {
+        json_decref(root);
+        *err = apr_psprintf(p, "%s: out of memory", path);
+        return NULL;
     }
-    return doc;
+    return root;
 }
 
 const profile_store_t *pc_load(const char *cmd, const char *path,
@@ -95,13 +106,15 @@ const profile_store_t *pc_load(const char *cmd, const char *path,
                                 .problems = NULL};
     profile_store_t *st = NULL;
     const char *err = NULL;
+    pc_input_t in;
 
-    if (pc_input_check(&err, path, p) < 0) {
+    if (pc_input_load(&in, &err, path, 0, p) < 0) {
         pc_fail(cmd, "%s", err);
         return NULL;
     }
     opts.problems = profile_problems_make(p, 1);
-    if (profile_store_load(&st, &err, path, &opts, p) != APR_SUCCESS) {
+    if (profile_store_parse_opts(&st, &err, in.buf, in.len, path, in.mtime,
+                                 &opts, p) != APR_SUCCESS) {
         /* One problem (a JSON Resume document, say): that line alone. */
         if (opts.problems->total == 1) {
             pc_fail(cmd, "%s", err);

@@ -24,6 +24,8 @@
 #ifndef PC_COMMON_H
 #define PC_COMMON_H
 
+#include <apr_file_info.h>
+#include <apr_file_io.h>
 #include <apr_getopt.h>
 #include <apr_pools.h>
 #include <apr_tables.h>
@@ -61,18 +63,21 @@ apr_getopt_t *pc_getopt(int argc, char **argv, apr_pool_t *p);
 int pc_fail(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Parses the JSON file `path` (jansson flags), read as every input is
- * (pc_input.c: a regular file only, never blocking).  NULL with *err set
- * ("PATH: cannot read it: ...", or "PATH:LINE:COL: invalid JSON: ..."
- * with *jerr) when it cannot. */
-json_t *pc_load_json(const char *path, size_t flags, json_error_t *jerr,
-                     const char **err, apr_pool_t *p);
+/* Data file `path`, read once (pc_input_load), judged by the module's
+ * loader from those bytes (profile_store_parse_opts, validating only;
+ * `name` stands for the file in its messages), then its JSON tree and
+ * declared languages (*langs, *nlangs: [0] the default) made from the
+ * same bytes.  The tree (a new reference), or NULL with *err set:
+ * "PATH: cannot read it: ...", or the loader's problems, one line each
+ * naming `name`. */
+json_t *pc_load_data(const char **err, const char ***langs, int *nlangs,
+                     const char *path, const char *name, apr_pool_t *p);
 
 /* Loads `path` as the module does with ProfileCompression On (every
- * representation rendered, with its gzip and br forms), after
- * pc_input_check (a FIFO or a device is refused at once).  On failure
- * prints the problems (a JSON Resume document is one, saying so:
- * profile_schema_is_jsonresume) on stderr and returns NULL. */
+ * representation rendered, with its gzip and br forms), from its bytes
+ * read once (pc_input_load: a FIFO or a device is refused at once).  On
+ * failure prints the problems (a JSON Resume document is one, saying
+ * so: profile_schema_is_jsonresume) on stderr and returns NULL. */
 const profile_store_t *pc_load(const char *cmd, const char *path,
                                apr_pool_t *p);
 
@@ -96,24 +101,30 @@ int pc_stdout_done(const char *cmd, int status);
 
 /* ------------------------------------------------------------ input */
 
-/* 0 when `path` names a regular file (after links); else -1 with *err
- * set ("PATH: cannot read it: a FIFO, not a regular file").  For the
- * files that the module's loader opens (profile_store_load): its
- * refusal of these is a data problem, profilectl's an unusable input. */
-int pc_input_check(const char **err, const char *path, apr_pool_t *p);
+/* One input, read whole: its bytes (NUL terminated, len of them) and
+ * its modification time, as the file opened had them. */
+typedef struct {
+    const char *path;
+    char *buf;
+    apr_size_t len;
+    apr_time_t mtime;
+} pc_input_t;
 
-/* Opens `path` for reading: pc_input_check, then open() with O_NONBLOCK
- * (a FIFO put there meanwhile does not block), then the file opened
- * must be the one checked (the same device and inode, still regular).
- * 0 and *fd (the caller closes it; O_NONBLOCK left set, which a regular
- * file ignores), or -1 with *err set. */
-int pc_input_open(int *fd, const char **err, const char *path,
-                  apr_pool_t *p);
+/* Opens `path` for reading with the module's opener
+ * (profile_data_open(): a regular file only, its type asked first,
+ * opened without blocking, the file looked at).  0 with *f (the caller
+ * closes it) and *fi (type, size, mtime, device, inode), or -1 with *err
+ * set ("PATH: cannot read it: a FIFO, not a regular file"). */
+int pc_input_open(apr_file_t **f, apr_finfo_t *fi, const char **err,
+                  const char *path, apr_pool_t *p);
 
-/* Reads the whole of `path`, opened by pc_input_open, into *buf (NUL
- * terminated, *len bytes).  A file larger than `max` bytes (0: no
- * limit) is refused: *err says "larger than MAX_MB MB".  0, or -1 with
- * *err set. */
+/* Reads the whole of `path`, opened by pc_input_open, into *in.  A file
+ * larger than `max` bytes (0: no limit) is refused: *err says "larger
+ * than MAX_MB MB".  0, or -1 with *err set. */
+int pc_input_load(pc_input_t *in, const char **err, const char *path,
+                  apr_size_t max, apr_pool_t *p);
+
+/* pc_input_load, its bytes into *buf (NUL terminated, *len bytes). */
 int pc_input_read(char **buf, apr_size_t *len, const char **err,
                   const char *path, apr_size_t max, apr_pool_t *p);
 

@@ -1,142 +1,115 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_input.c -- the one way profilectl opens a file it reads (the rules
- * are profilectl.1's, FILES READ): the type is asked first and anything
- * but a regular file is refused; the file is opened with O_NONBLOCK, so
- * that a FIFO put at the path after the check never makes open() wait;
- * the file opened must be the one checked (fstat: the same device and
- * inode).  A link to a regular file is read; a link to anything else is
- * refused like what it points to.
+ * common/input.c -- the one way profilectl opens a file it reads (the
+ * rules are profilectl.1's, FILES READ): the module's own opener,
+ * profile_data_open() (mod_profile/profile_data.c), which asks the type
+ * first and refuses anything but a regular file, opens without blocking
+ * (a FIFO put at the path meanwhile never makes the open wait) and
+ * checks that the file opened is the one looked at.  A link to a regular
+ * file is read; a link to anything else is refused like what it points
+ * to.  Each input is read once, whole, into memory; what is made of it
+ * (the store, the JSON tree, the texts) is made from those bytes.
  *
- * It does not include httpd headers and knows nothing of JSON or CSV.
+ * Its messages are profilectl's ("PATH: cannot read it: a FIFO, not a
+ * regular file"), not the module's, which speak of "the data file".  It
+ * does not include httpd headers and knows nothing of JSON or CSV.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <string.h>
-#include <unistd.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-
+#include <apr_file_io.h>
 #include <apr_strings.h>
 
+#include "profile_store.h"
 #include "common/common.h"
 
 /* What a file that is not regular is, for messages. */
-static const char *kind(mode_t m)
+static const char *kind(apr_filetype_e t)
 {
-    return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO"
-           : S_ISCHR(m) ? "a character device"
-           : S_ISBLK(m) ? "a block device"
-           : S_ISSOCK(m) ? "a socket" : "not a file";
+    return t == APR_DIR ? "a directory" : t == APR_PIPE ? "a FIFO"
+           : t == APR_CHR ? "a character device"
+           : t == APR_BLK ? "a block device"
+           : t == APR_SOCK ? "a socket" : "not a file";
 }
 
-static int refuse_type(const char **err, const char *path, mode_t m,
-                       apr_pool_t *p)
-{
-    *err = apr_psprintf(p, "%s: cannot read it: %s, not a regular file",
-                        path, kind(m));
-    return -1;
-}
-
-static int refuse_errno(const char **err, const char *path, int e,
-                        apr_pool_t *p)
-{
-    *err = apr_psprintf(p, "%s: cannot read it: %s", path, strerror(e));
-    return -1;
-}
-
-int pc_input_check(const char **err, const char *path, apr_pool_t *p)
-{
-    struct stat st;
-
-    if (stat(path, &st) != 0) {
-        return refuse_errno(err, path, errno, p);
-    }
-    if (!S_ISREG(st.st_mode)) {
-        return refuse_type(err, path, st.st_mode, p);
-    }
-    return 0;
-}
-
-int pc_input_open(int *fd, const char **err, const char *path,
+static int refuse(const char **err, const char *path, apr_status_t rv,
                   apr_pool_t *p)
 {
-    struct stat before, after;
-    int e;
+    char ebuf[256];
 
-    *fd = -1;
-    if (stat(path, &before) != 0) {
-        return refuse_errno(err, path, errno, p);
+    *err = apr_psprintf(p, "%s: cannot read it: %s", path,
+                        apr_strerror(rv, ebuf, sizeof(ebuf)));
+    return -1;
+}
+
+int pc_input_open(apr_file_t **f, apr_finfo_t *fi, const char **err,
+                  const char *path, apr_pool_t *p)
+{
+    const char *why;
+    apr_status_t rv;
+
+    fi->filetype = APR_NOFILE;
+    rv = profile_data_open(f, fi, &why, path, p);
+    if (rv == APR_SUCCESS) {
+        return 0;
     }
-    if (!S_ISREG(before.st_mode)) {
-        return refuse_type(err, path, before.st_mode, p);
+    /* The opener says APR_EBADF for a file that is not regular, its type
+     * in *fi, or for one replaced by another meanwhile. */
+    if (rv == APR_EBADF && fi->filetype != APR_REG
+        && fi->filetype != APR_NOFILE) {
+        *err = apr_psprintf(p, "%s: cannot read it: %s, not a regular file",
+                            path, kind(fi->filetype));
+        return -1;
     }
-    if ((*fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC))
-        < 0) {
-        return refuse_errno(err, path, errno, p);
-    }
-    if (fstat(*fd, &after) != 0) {
-        e = errno;
-        close(*fd);
-        *fd = -1;
-        return refuse_errno(err, path, e, p);
-    }
-    if (!S_ISREG(after.st_mode) || after.st_dev != before.st_dev
-        || after.st_ino != before.st_ino) {
-        close(*fd);
-        *fd = -1;
+    if (rv == APR_EBADF) {
         *err = apr_psprintf(p, "%s: cannot read it: it was replaced while "
                             "being opened", path);
         return -1;
     }
+    return refuse(err, path, rv, p);
+}
+
+int pc_input_load(pc_input_t *in, const char **err, const char *path,
+                  apr_size_t max, apr_pool_t *p)
+{
+    apr_file_t *f;
+    apr_finfo_t fi;
+    apr_size_t size, got = 0;
+    apr_status_t rv;
+    char *b;
+
+    if (pc_input_open(&f, &fi, err, path, p) < 0) {
+        return -1;
+    }
+    size = (apr_size_t)fi.size;
+    if (max > 0 && (apr_uint64_t)fi.size > max) {
+        apr_file_close(f);
+        *err = apr_psprintf(p, "%s: larger than %" APR_SIZE_T_FMT " MB",
+                            path, max / (1024 * 1024));
+        return -1;
+    }
+    /* The size the opener saw: a file that grows meanwhile is read as it
+     * was. */
+    b = apr_palloc(p, size + 1);
+    rv = apr_file_read_full(f, b, size, &got);
+    apr_file_close(f);
+    if (rv != APR_SUCCESS && rv != APR_EOF) {
+        return refuse(err, path, rv, p);
+    }
+    b[got] = '\0';
+    in->path = path;
+    in->buf = b;
+    in->len = got;
+    in->mtime = fi.mtime;
     return 0;
 }
 
 int pc_input_read(char **buf, apr_size_t *len, const char **err,
                   const char *path, apr_size_t max, apr_pool_t *p)
 {
-    struct stat st;
-    apr_size_t size, have = 0;
-    ssize_t n;
-    char *b;
-    int fd, e;
+    pc_input_t in;
 
-    if (pc_input_open(&fd, err, path, p) < 0) {
+    if (pc_input_load(&in, err, path, max, p) < 0) {
         return -1;
     }
-    if (fstat(fd, &st) != 0) {
-        e = errno;
-        close(fd);
-        return refuse_errno(err, path, e, p);
-    }
-    size = (apr_size_t)st.st_size;
-    if (max > 0 && (apr_uint64_t)st.st_size > max) {
-        close(fd);
-        *err = apr_psprintf(p, "%s: larger than %" APR_SIZE_T_FMT " MB",
-                            path, max / (1024 * 1024));
-        return -1;
-    }
-    /* The size fstat gave: a file that grows meanwhile is read as it
-     * was. */
-    b = apr_palloc(p, size + 1);
-    while (have < size) {
-        n = read(fd, b + have, size - have);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n < 0) {
-            e = errno;
-            close(fd);
-            return refuse_errno(err, path, e, p);
-        }
-        if (n == 0) {
-            break;
-        }
-        have += (apr_size_t)n;
-    }
-    close(fd);
-    b[have] = '\0';
-    *buf = b;
-    *len = have;
+    *buf = in.buf;
+    *len = in.len;
     return 0;
 }

@@ -259,10 +259,7 @@ static void export_project(jr_export_t *ex, json_t *e, json_t *pr)
 static int export_run(jr_export_t *ex, const char *file, const char *out)
 {
     apr_pool_t *p = ex->c.p;
-    profile_load_opts_t opts = {.render = 0};
-    profile_store_t *store;
     json_t *data, *doc = NULL;
-    json_error_t jerr;
     const char *msg, **langs;
     const char *inputs[] = {file, NULL};
     char *cwd, *path;
@@ -274,20 +271,11 @@ static int export_run(jr_export_t *ex, const char *file, const char *out)
         pc_jr_fail(&ex->c, "%s: no such file", file);
         return PC_EXIT_USAGE;
     }
-    if (pc_input_check(&msg, file, p) < 0) {
+    /* Read once: the module's loader judges the bytes, the tree is made
+     * of the same bytes. */
+    if ((data = pc_load_data(&msg, &langs, &nlangs, file, path, p))
+        == NULL) {
         pc_jr_fail(&ex->c, "%s", msg);
-        return PC_EXIT_USAGE;
-    }
-    if (profile_store_load(&store, &msg, path, &opts, p) != APR_SUCCESS) {
-        pc_jr_fail(&ex->c, "%s", msg);
-        return PC_EXIT_USAGE;
-    }
-    data = pc_load_json(path, JSON_REJECT_DUPLICATES, &jerr, &msg, p);
-    if (data == NULL
-        || profile_validate(data, &langs, &nlangs,
-                            profile_problems_make(p, 1), p) != 0) {
-        json_decref(data);
-        pc_jr_fail(&ex->c, "%s: cannot read it again", file);
         return PC_EXIT_USAGE;
     }
     if (ex->lang == NULL) {

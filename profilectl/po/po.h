@@ -79,7 +79,8 @@ void pc_texts_count(int *total, int *untranslated, const pc_texts_t *tx,
 /* check's lines: when a text is untranslated, for each language but the
  * source, on standard error, "FILE: es: N of M texts untranslated".
  * Nothing when every text is translated, or when the file cannot be
- * read as pc_texts_load reads it.  `valid`: the module loads it. */
-void pc_untranslated_counts(const char *file, int valid, apr_pool_t *p);
+ * read as pc_texts_load reads it.  `in`: the file, already read (check
+ * reads each once); `valid`: the module loads it. */
+void pc_untranslated_counts(const pc_input_t *in, int valid, apr_pool_t *p);
 
 #endif

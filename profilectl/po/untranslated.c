@@ -254,13 +254,13 @@ void pc_texts_count(int *total, int *untranslated, const pc_texts_t *tx,
     (void)p;
 }
 
-void pc_untranslated_counts(const char *file, int valid, apr_pool_t *p)
+void pc_untranslated_counts(const pc_input_t *in, int valid, apr_pool_t *p)
 {
+    const char *file = in->path;
     pc_texts_t *tx;
     int l, any = 0, *total, *n;
 
-    if (pc_input_check(&(const char *){NULL}, file, p) < 0
-        || pc_texts_read(&tx, NULL, file, valid, p) != PC_EXIT_OK) {
+    if (pc_texts_parse(&tx, NULL, in, valid, p) != PC_EXIT_OK) {
         return;
     }
     total = apr_pcalloc(p, sizeof(int) * (size_t)tx->nlangs);

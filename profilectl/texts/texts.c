@@ -288,20 +288,29 @@ int pc_texts_load(pc_texts_t **out, const char *cmd, const char *file,
 int pc_texts_read(pc_texts_t **out, const char *cmd, const char *file,
                   int valid, apr_pool_t *p)
 {
+    pc_input_t in;
+    const char *err;
+
+    if (pc_input_load(&in, &err, file, 0, p) < 0) {
+        return load_fail(cmd, file, err + strlen(file) + 2);
+    }
+    return pc_texts_parse(out, cmd, &in, valid, p);
+}
+
+int pc_texts_parse(pc_texts_t **out, const char *cmd, const pc_input_t *in,
+                   int valid, apr_pool_t *p)
+{
+    const char *file = in->path, *buf = in->buf;
+    apr_size_t len = in->len;
     profile_parse_estimate_t est;
     profile_problems_t *problems = profile_problems_make(p, LOAD_LISTED);
     pc_texts_t *tx = apr_pcalloc(p, sizeof(*tx)), copy;
-    const char *err, **langs, *fb;
+    const char **langs, *fb;
     json_error_t jerr;
     json_t *fbv;
-    char *buf;
-    apr_size_t len;
     int nlangs, l;
 
     tx->file = file;
-    if (pc_input_read(&buf, &len, &err, file, 0, p) < 0) {
-        return load_fail(cmd, file, err + strlen(file) + 2);
-    }
     profile_estimate_parse(&est, buf, len);
     if (est.bytes > est.bound) {
         return load_fail(cmd, file, apr_psprintf(p, "the module would refuse "

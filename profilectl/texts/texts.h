@@ -27,6 +27,8 @@
 #include <apr_tables.h>
 #include <jansson.h>
 
+#include "common/common.h"
+
 typedef enum {
     PC_TR_DONE,                 /* translated */
     PC_TR_MISSING,              /* the language has no value (fallback) */
@@ -70,6 +72,10 @@ int pc_texts_load(pc_texts_t **out, const char *cmd, const char *file,
  * check found it), without the copy that judges the others. */
 int pc_texts_read(pc_texts_t **out, const char *cmd, const char *file,
                   int valid, apr_pool_t *p);
+/* pc_texts_read of the bytes of a file already read (`in`, its path
+ * naming it). */
+int pc_texts_parse(pc_texts_t **out, const char *cmd, const pc_input_t *in,
+                   int valid, apr_pool_t *p);
 
 /* The value of t: a text value, or a list given per language. */
 json_t *pc_text_value(const pc_text_t *t);

@@ -4,9 +4,9 @@
  * share.
  *
  *   read.c       reading an export: its profile CSV files, from the
- *                ZIP LinkedIn delivers (libzip) or its unpacked folder,
- *                each parsed as RFC 4180 CSV (libcsv).  Links without
- *                profilectl.c, for the fuzz programs (with
+ *                ZIP LinkedIn delivers (libzip) or its unpacked folder
+ *   csv.c        each parsed as RFC 4180 CSV (libcsv).  Both link
+ *                without profilectl.c, for the fuzz programs (with
  *                common/input.c).
  *   linkedin.c   import-linkedin: the export as a JSON Resume document,
  *                imported by pc_jr_import_docs (import/import.h;
@@ -55,6 +55,12 @@ extern const char *const pc_li_files[];
  * above.  Returns 0, or -1 with *err set: "NAME:LINE: what is wrong". */
 int pc_li_parse_csv(pc_li_table_t **t, const char **err, const char *name,
                     const char *text, apr_size_t len, apr_pool_t *p);
+/* pc_li_parse_csv, counting the fields against *budget (the fields the
+ * whole export may still hold). */
+int pc_li_parse_csv_within(pc_li_table_t **t, const char **err,
+                           const char *name, const char *text,
+                           apr_size_t len, apr_size_t *budget,
+                           apr_pool_t *p);
 
 /* Reads the export at `path`, a ZIP file or a folder: every file of
  * pc_li_files it holds (in a ZIP, possibly in a subfolder), into *files
