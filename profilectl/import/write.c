@@ -22,8 +22,11 @@
 #include <apr_strings.h>
 #include <jansson.h>
 
+#include "profile_dates.h"
+#include "profile_estimate.h"
 #include "profile_store.h"
 #include "profile_text.h"
+#include "profile_validate.h"
 #include "common/common.h"
 #include "import/stages.h"
 
@@ -116,6 +119,37 @@ static int fill_project(jr_import_t *im, json_t **entries, const char *w,
                     pc_jr_text_list(im, entries, "highlights", w));
 }
 
+/* Why the module's memory bound (profile_estimate.h) refuses the data
+ * file buf[0..len), the limit named; NULL when it does not.  The steps
+ * of the loader's own verdict (profile_store_parse_opts): the parse's
+ * estimate, then the load's, after the periods a record leaves to its
+ * dates are written. */
+static const char *too_large(const char *buf, apr_size_t len, apr_pool_t *p)
+{
+    profile_parse_estimate_t pest;
+    profile_estimate_t est;
+    json_error_t jerr;
+    json_t *root;
+    const char *msg, **langs;
+    int nlangs;
+
+    profile_estimate_parse(&pest, buf, len);
+    if ((msg = profile_estimate_parse_problem(&pest, len, p)) != NULL) {
+        return msg;
+    }
+    root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (root == NULL || profile_validate(root, &langs, &nlangs,
+                                         profile_problems_make(p, 1), p)
+                        != 0) {
+        json_decref(root);
+        return NULL;
+    }
+    profile_date_periods(root, langs, nlangs);
+    profile_estimate(&est, root, langs, nlangs, len, 0);
+    json_decref(root);
+    return profile_estimate_problem(&est, len, p);
+}
+
 /* The one path from JSON Resume documents (im->docs, one per language,
  * read) to a data file: import-jsonresume, import-linkedin (whose export
  * it reads as a document) and merge (whose data files it exports as
@@ -124,6 +158,7 @@ static int fill_project(jr_import_t *im, json_t **entries, const char *w,
 int pc_jr_import_docs(jr_import_t *im, const char *out,
                       const char *const *inputs)
 {
+    const char *big;
     apr_pool_t *p = im->c.p;
     json_t *doc = NULL, *basics[JR_MAX_LANGS];
     json_t *langs;
@@ -196,8 +231,18 @@ int pc_jr_import_docs(jr_import_t *im, const char *out,
     if (profile_store_parse_opts(&store, &msg, buf, strlen(buf),
                                  out ? out : "(output)", 0, &opts, p)
         != APR_SUCCESS) {
-        pc_jr_fail(&im->c, "profilectl %s: the result is not a valid data "
-                   "file (a bug in profilectl): %s", im->c.cmd, msg);
+        /* The module's memory bound (CONTRACT §9) refuses a data file
+         * too large for it: the documents' size, said plainly; any other
+         * refusal of what the import made is its own fault. */
+        if ((big = too_large(buf, strlen(buf), p)) != NULL) {
+            pc_jr_fail(&im->c, "profilectl %s: the data file made of these "
+                       "documents is too large for the module, which would "
+                       "refuse it: %s", im->c.cmd, big);
+        }
+        else {
+            pc_jr_fail(&im->c, "profilectl %s: the result is not a valid "
+                       "data file (a bug in profilectl): %s", im->c.cmd, msg);
+        }
         goto leave;
     }
     if (im->dropped->nelts && im->strict) {
