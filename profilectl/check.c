@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_check.c -- `profilectl check [--json] FILE...`: the problems of
+ * check.c -- `profilectl check [--json] FILE...`: the problems of
  * each data file (the first 100, then how many more), in file order, the
  * way the module's loader finds them (profile_store_load, validating
  * only).  One line per problem, as a
@@ -13,9 +13,9 @@
  * document is one problem saying so and how to import it.  The exit
  * status is 1 when a file has problems (the loader's APR_EINVAL: the
  * memory estimate's refusal is one), 2 when one cannot be read at all
- * (any other status of the loader, or not a regular file: pc_input.c).
+ * (any other status of the loader, or not a regular file: common/input.c).
  * Then, on standard error, for each file that untranslated can read
- * (pc_texts.h) and that has untranslated texts, one line per language
+ * (texts/texts.h) and that has untranslated texts, one line per language
  * but the source one: how many; they are not problems (CONTRACT §9).
  */
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_diff.c -- `profilectl diff OLD NEW`: which representations a reload
+ * diff.c -- `profilectl diff OLD NEW`: which representations a reload
  * from OLD to NEW changes, that is what clients and caches will fetch
  * again.  A representation is a route (each id of a collection served
  * alone included) in a language and a content coding; each is asked of

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_merge.c -- profilectl merge: data files of different languages (a
+ * merge.c -- profilectl merge: data files of different languages (a
  * LinkedIn import in English, a JSON Resume import in Spanish...) as one
  * data file with every language.  Each language of each file is read as
  * the JSON Resume document export-jsonresume would write, and the
  * documents are imported together by pc_jr_import_docs: the entries pair
- * by the same rules as import-jsonresume's files (pc_import_align.c), so
+ * by the same rules as import-jsonresume's files (import/pair.c), so
  * merge keeps what the JSON Resume mapping carries (docs/jsonresume.md);
  * the rest is named as not imported, and ids are made again from the
  * names and dates.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_new.c -- `profilectl new [--languages en] [--force] [FILE]`: a
+ * new.c -- `profilectl new [--languages en] [--force] [FILE]`: a
  * blank data file, valid as it is, for an owner starting from nothing.
  * It is made from the schema tables (profile_schema.c), so it has every
  * field the module requires, in the order responses list them: text

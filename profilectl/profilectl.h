@@ -37,7 +37,7 @@ int pc_cmd_merge(int argc, char **argv);       /* merge.c */
  * coding `coding` (an Accept-Encoding value, or NULL), with the module's
  * defaults (ProfileCORSOrigins *, ProfileMaxAge 300). */
 void pc_answer(profile_response_t *resp, const profile_store_t *store,
-               const char *base, const char *route, const char *args, const char *lang,
-               const char *coding, apr_pool_t *p);
+               const char *base, const char *route, const char *args,
+               const char *lang, const char *coding, apr_pool_t *p);
 
 #endif

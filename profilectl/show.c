@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_show.c -- `profilectl show FILE ROUTE`: what the module sends for a
+ * show.c -- `profilectl show FILE ROUTE`: what the module sends for a
  * GET of ROUTE, decided by the module's own code (profile_store_load and
  * profile_api_answer), filled in as mod_profile.c's handler fills it:
  * the body only, or with -i the status line and the header fields the

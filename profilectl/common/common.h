@@ -82,7 +82,7 @@ const profile_store_t *pc_load(const char *cmd, const char *path,
                                apr_pool_t *p);
 
 
-/* pc_write.c: writes len bytes of text to `target` ("-" or NULL:
+/* common/write.c: writes len bytes of text to `target` ("-" or NULL:
  * standard output) by the rules of profilectl.1 (OUTPUT FILES): never
  * over one of `inputs` (NULL-terminated paths, or NULL), a regular file
  * replaced atomically keeping its mode, a symbolic link replaced itself

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_jr_common.c -- what both JSON Resume commands (pc_import.c,
- * pc_export.c) use: the first problem of a command and its messages on
- * stderr, the output written (by pc_write), string members read and
- * set.
+ * common/context.c -- what the JSON Resume commands (the imports,
+ * export-jsonresume, merge) use: the first problem of a command and its
+ * messages on stderr, the output written (by pc_write), string members
+ * read and set.
  */
 #include <stdarg.h>
 #include <stdio.h>

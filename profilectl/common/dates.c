@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_jr_dates.c -- dates as people write them, read into JSON Resume's
+ * common/dates.c -- dates as people write them, read into JSON Resume's
  * (YYYY, YYYY-MM, YYYY-MM-DD) for every import, the habits a reader
  * understands included (a day its month does not have is the month;
  * "Present (part-time)" is now, with a remark; 02-06-2025 is read in the
- * order of day and month the caller gives, pc_jr_read_date_in); and text
- * folded for comparison, the one use of utf8proc in profilectl, shared
- * by the date reader (month names with or without accents) and the ids
- * the import makes (slugs).  Periods are pc_jr_period.c's.
+ * order of day and month the caller gives, pc_jr_read_date_in).  Month
+ * names are compared folded (common/fold.c); periods are
+ * common/period.c's.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_jr_period.c -- the data file's periods: JSON Resume dates written as
+ * common/period.c -- the data file's periods: JSON Resume dates written as
  * a period in a language ("Dec 2013 – present", for the
  * import), and periods read back into dates (for the export).  Dates
- * themselves are read by pc_jr_dates.c.
+ * themselves are read by common/dates.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +16,7 @@
 #define JR_DASH "\xe2\x80\x93"          /* "–" in a period */
 
 /* How a period reads in each language: the core's date words
- * (profile_dates.c), each one pc_jr_dates.c reads back, as it reads the
+ * (profile_dates.c), each one common/dates.c reads back, as it reads the
  * word for now; other languages get ISO dates and an open end
  * ("2019-04 –"). */
 /* A date as language `lang` writes it: "Dec 2013", "1 dic. 2013",

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_write.c -- the one way profilectl writes: a file that a command
+ * common/write.c -- the one way profilectl writes: a file that a command
  * makes (new, import-jsonresume, export-jsonresume, any -o) and standard
  * output at the end of every command.  The rules are profilectl.1's
  * (OUTPUT FILES):

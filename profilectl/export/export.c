@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_export.c -- profilectl export-jsonresume: writes one language of a
+ * export/export.c -- profilectl export-jsonresume: writes one language of a
  * data file as a JSON Resume document, for resume-cli and its themes.
  * The command and the whole mapping of the export.
  *
@@ -128,7 +128,7 @@ static json_t *export_basics(jr_export_t *ex, json_t *data)
         else if (strcmp(k, "phone") == 0 && phone == NULL) {
             phone = txk(ex, e, "text");
         }
-        else if (strcmp(k, "location") != 0) {   /* pc_export_extras.c */
+        else if (strcmp(k, "location") != 0) {   /* export/extras.c */
             pr = json_object();
             pc_jr_set_str(pr, "network", txk(ex, e, "label"));
             pc_jr_set_str(pr, "username", txk(ex, e, "text"));
@@ -142,7 +142,7 @@ static json_t *export_basics(jr_export_t *ex, json_t *data)
             continue;
         }
         if (strcmp(pc_jr_str(e, "kind"), "project") == 0) {
-            continue;           /* a project's (pc_export_extras.c) */
+            continue;           /* a project's (export/extras.c) */
         }
         pr = json_object();
         pc_jr_set_str(pr, "network", txk(ex, e, "text"));

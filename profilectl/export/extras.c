@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_export_extras.c -- export-jsonresume's part for what the imports
+ * export/extras.c -- export-jsonresume's part for what the imports
  * place where CONTRACT §9 (revised 2026-11-28) has a home for it
- * (pc_import_extras.c), read back by the words the imports write in
+ * (import/write_extras.c), read back by the words the imports write in
  * each of the file's languages: an education record whose credential
  * is the word for a certification (alone, or before " · ") is a
  * certificate; a skill group titled with the word for spoken languages

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_import_dates.c -- the dates of each entry import-jsonresume reads,
- * checked and rewritten as ISO dates (pc_jr_dates.c reads them): a day
+ * import/check_dates.c -- the dates of each entry import-jsonresume reads,
+ * checked and rewritten as ISO dates (common/dates.c reads them): a day
  * its month lacks read as the month, a remark after "Present" left out,
  * a word for since before a start, each noted.  A numeric date whose day
  * and month cannot be told apart (02-06-2025) is read as its file writes
@@ -37,7 +37,7 @@ static int order_index(int order)
 
 /* The orders the dates of entry e (its members `keys`) tell, added to
  * document l's.  A member under another name (start_date) counts when
- * the check will read it (pc_import_check.c's rename_members). */
+ * the check will read it (import/check_entry.c's rename_members). */
 static void orders_of_entry(jr_import_t *im, int l, json_t *e,
                             const jr_key_t *keys)
 {

@@ -131,7 +131,7 @@ static const jr_key_t *keys_of(const char *section)
 /* Whether v is a section of JSON Resume entries of `section`: an array
  * of objects, at least half of whose members are the section's (under
  * any name pc_jr_member_meant knows); certificates and languages may be
- * given as texts (pc_import_extras.c reads them). */
+ * given as texts (import/write_extras.c reads them). */
 static int fits(json_t *v, const char *section)
 {
     const jr_key_t *keys = keys_of(section);

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_import_check.c -- the check of each entry import-jsonresume reads
- * (its members are pc_import_members.c's): members under the names
- * people give them moved to JSON Resume's, values read as people write
- * them (pc_import_values.c), the types and dates (pc_import_dates.c)
- * checked (every problem of every file), links made absolute, and the count of what is not imported (the
- * summary line).
+ * import/check_entry.c -- the check of each entry every import reads
+ * (its members are members.c's): members under the names people give
+ * them moved to JSON Resume's, values read as people write them
+ * (check_values.c), the types and dates (check_dates.c) checked (every
+ * problem of every file), links made absolute (links.c), and what is not
+ * imported counted (report.c: the summary line).
  */
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_import_values.c -- the values of a JSON Resume entry as people write
+ * import/check_values.c -- the values of a JSON Resume entry as people write
  * them, read as a reader reads them (pc_jr_coerce): a text given per
  * language ({"en": ..., "es": ...}: the text of the file's language), a
  * number where a text belongs, a text given as an array of paragraphs

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_import_names.c -- the names import-jsonresume makes for the data
+ * import/ids.c -- the names import-jsonresume makes for the data
  * file: the ids of entries and the kinds of links, from slugs of names.
  */
 #include <stdlib.h>

@@ -62,7 +62,7 @@ typedef struct {
     json_t *links;              /* the data file's contact.links while
                                  * its case studies are made (their
                                  * links: pc_jr_project_link) */
-    /* pc_import_dates.c, per document: whether its dates were looked
+    /* import/check_dates.c, per document: whether its dates were looked
      * at, the orders of day and month they tell (JR_ORDER_* bits), and
      * the first date telling each (by bit). */
     int dates_seen[JR_MAX_LANGS];

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_import_members.c -- the members import-jsonresume reads of a JSON
+ * import/members.c -- the members import-jsonresume reads of a JSON
  * Resume document (pc_jr_*_array, with the names of older schema
  * versions: work[].company, website, basics.picture...), and the names
  * people give them that a reader understands: another case or spelling
  * (Basics, StartDate, start_date, GPA), a section under another name
  * whose entries are JSON Resume's (experience, jobs, works for work), a
  * member under a name people use (a skill's category and names for its
- * name and keywords).  Each is read as meant, with a note; a name that
- * is only near a known one (wrok) is still a problem ("did you mean"),
- * and a home-made format (personal_information for basics) is refused.
+ * name and keywords); the members of the extras' sections too
+ * (certificates, languages, basics.location).  The tables only:
+ * check_doc.c and check_entry.c read each member as meant, with a note.
  */
 #include <string.h>
 

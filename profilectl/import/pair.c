@@ -425,7 +425,7 @@ void pc_jr_note_row(jr_import_t *im, json_t **entries, const jr_array_t *a,
         }
     }
     if (lacking) {
-        /* The first language, the fallback, keeps "" (pc_import_text.c). */
+        /* The first language, the fallback, keeps "" (import/write_text.c). */
         const char *how = entries[0] ? "" : apr_psprintf(p, "empty in %s",
                                                          im->langs[0]);
         const char *missing = entries[0] ? lacking

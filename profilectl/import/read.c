@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_import_load.c -- the documents of import-jsonresume: the language
+ * import/read.c -- the documents of import-jsonresume: the language
  * of each file (--lang-order, else its name; one file alone is English,
  * with a note), and each file parsed by jansson.  A key given twice in
  * one object keeps its last value, as browsers' JSON.parse does, with a

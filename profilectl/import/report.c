@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_import_report.c -- what every import command (import-jsonresume,
+ * import/report.c -- what every import command (import-jsonresume,
  * import-linkedin, merge) says at its end: on success one note line per
  * assumption it made ("profilectl CMD: note: FILE: $.path: ..."), then
  * one summary line (records by collection, how many assumptions, what

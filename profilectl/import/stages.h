@@ -20,7 +20,7 @@ typedef struct {
 } jr_key_t;
 
 /* The most entries per language that pair by dates when the languages'
- * counts differ (pc_import_align.c: a table of n0 x n1). */
+ * counts differ (import/pair.c: a table of n0 x n1). */
 #define JR_MAX_PAIRED 1000
 
 /* An array of entries.  The entries of the languages pair by position;
@@ -39,7 +39,7 @@ const char *pc_jr_make_id(apr_hash_t *taken, const char *name,
                           apr_pool_t *p);
 const char *pc_jr_kind_of(const char *network, apr_pool_t *p);
 
-/* pc_import_members.c */
+/* import/members.c */
 extern const jr_key_t pc_jr_basics_keys[], pc_jr_location_keys[];
 extern const jr_array_t pc_jr_profiles_array, pc_jr_work_array,
     pc_jr_education_array, pc_jr_skills_array, pc_jr_projects_array;
@@ -51,14 +51,14 @@ const jr_key_t *pc_jr_find_key(const jr_key_t *keys, const char *k);
  * position): NULL when none. */
 const char *pc_jr_member_meant(const jr_key_t *keys, const char *k);
 
-/* pc_import_dates.c: checks date member k of an entry (`at`:
+/* import/check_dates.c: checks date member k of an entry (`at`:
  * "$.work[2]"; `path`: "work[]") of document l and rewrites it as an ISO
  * date.  Returns the new value (NULL: remove it, an ongoing end), or v
  * itself with a problem set and *bad. */
 json_t *pc_jr_check_date(jr_import_t *im, int l, json_t *v, const char *at,
                          const char *path, const char *k, int *bad);
 
-/* pc_import_check.c */
+/* import/check_entry.c */
 /* Whether v holds anything (not null, "", [] or {}). */
 int pc_jr_has_content(json_t *v);
 int pc_jr_check_entry(jr_import_t *im, int l, json_t *e,
@@ -71,7 +71,7 @@ int pc_jr_check_array(jr_import_t *im, int l, json_t *parent,
  * rewritten as JSON Resume's list of {name, keywords}, with a note. */
 void pc_jr_skills_by_name(jr_import_t *im, int l, json_t *doc);
 
-/* pc_import_values.c: member k of entry e (`at`: "$.work[2]"; `path`:
+/* import/check_values.c: member k of entry e (`at`: "$.work[2]"; `path`:
  * "work[]") as the check expects it (type 's' a string, 'l' an array of
  * strings), from what people write there: a per-language object (the
  * text of document l's language), a number, an array of strings for a
@@ -104,7 +104,7 @@ int pc_jr_import_array(jr_import_t *im, json_t **parents,
                        const jr_array_t *a, json_t *out, const char *to,
                        const char *id_fallback, jr_fill_fn fill);
 
-/* pc_import_text.c: each returns a new text value, or NULL with the
+/* import/write_text.c: each returns a new text value, or NULL with the
  * problem set (pc_jr_fail).  From one language, a text people read is
  * language-tagged ({"en": ...}: a language added later shows it
  * untranslated); pc_jr_name is for what is the same in every language
@@ -128,7 +128,7 @@ json_t *pc_jr_contact_label(jr_import_t *im, int phone);
 const char *pc_jr_neutral(jr_import_t *im, json_t **entries,
                           const char *key, const char *where);
 
-/* pc_import_extras.c: what a person has beyond the specification's
+/* import/write_extras.c: what a person has beyond the specification's
  * fields (CONTRACT §9, revised 2026-11-28), and the dates of records. */
 extern const jr_array_t pc_jr_certificates_array, pc_jr_languages_array;
 /* The members of an entry of section `certificates` or `languages`

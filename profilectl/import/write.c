@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_import.c -- profilectl import-jsonresume: merges one JSON Resume
- * document (schema v1.x) per language into one data file (CONTRACT §9),
- * bilingual where the languages differ, and checks the result with the
- * module's own loader.  This file holds the command (its arguments, the
- * languages of the files) and the mapping of each section; the files it
- * uses are listed in pc_jr.h.
+ * import/write.c -- the last stage of every import (import/import.h):
+ * JSON Resume documents, one per language (schema v1.x), checked, their
+ * entries paired, and written as one data file (CONTRACT §9), bilingual
+ * where the languages differ, the result checked with the module's own
+ * loader.  This file holds pc_jr_import_docs and the mapping of each
+ * section; the stages it calls are listed in import/import.h.
  *
  * The mapping both ways, and what each direction drops, is documented in
  * docs/jsonresume.md and profilectl.1 (JSON RESUME MAPPING): a change to
@@ -154,7 +154,7 @@ static const char *too_large(const char *buf, apr_size_t len, apr_pool_t *p)
  * read) to a data file: import-jsonresume, import-linkedin (whose export
  * it reads as a document) and merge (whose data files it exports as
  * documents) all end here, so that they pair entries by the same rules
- * (pc_import_align.c). */
+ * (import/pair.c). */
 int pc_jr_import_docs(jr_import_t *im, const char *out,
                       const char *const *inputs)
 {

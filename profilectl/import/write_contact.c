@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_import_contact.c -- the contact section of import-jsonresume:
+ * import/write_contact.c -- the contact section of import-jsonresume:
  * basics.email and basics.phone as contacts (with mailto: and tel:
  * links), basics.url and basics.profiles as links, each link once.
  */

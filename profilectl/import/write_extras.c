@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_import_extras.c -- what a person has beyond the specification's
+ * import/write_extras.c -- what a person has beyond the specification's
  * fields, imported where CONTRACT §9 (revised 2026-11-28) has a home
  * for it: a certificate is an education record whose credential says
  * so ("Certification · Mar 2023"), the spoken languages one skill group
@@ -9,8 +9,9 @@
  * project.  And the dates of experience and education records (`start`,
  * `end`): data, so that the module writes each language's period and no
  * translator retypes a date.  The words it writes are in each file's
- * language; pc_export_extras.c reads them back.  docs/jsonresume.md
- * documents all of it.
+ * language (common/words.c); export/extras.c reads them back.  Their
+ * members are members.c's, their checks check_doc.c's.
+ * docs/jsonresume.md documents all of it.
  */
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_import_text.c -- the text values of import-jsonresume: one string
+ * import/write_text.c -- the text values of import-jsonresume: one string
  * per language merged into a plain string or {"en": ..., "es": ...},
  * a missing translation (and a language that has no such entry at all,
  * im->absent) written without that language, served from the fallback,

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_po_export.c -- `profilectl export-po --lang L [--previous OLD.po]
+ * po/export_po.c -- `profilectl export-po --lang L [--previous OLD.po]
  * [-o OUT.po] FILE`: the texts of data file FILE as a gettext PO file
- * for language L, made and written by libgettextpo (pc_po.c), one entry
- * per text (pc_texts.h): msgctxt its key, msgid the source language's
+ * for language L, made and written by libgettextpo (po/po.c), one entry
+ * per text (texts/texts.h): msgctxt its key, msgid the source language's
  * text, msgstr L's (empty when missing).  A list given per language is
  * one entry, its items one per line.  Texts with an empty source have
  * nothing to translate and no entry.

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_po_import.c -- `profilectl import-po [--lang L] F.po FILE [-o
- * OUT]`: the translations of a PO file (read by libgettextpo, pc_po.c)
+ * po/import_po.c -- `profilectl import-po [--lang L] F.po FILE [-o
+ * OUT]`: the translations of a PO file (read by libgettextpo, po/po.c)
  * put into data file FILE, written to OUT or standard output (never
  * over FILE: profilectl.1, OUTPUT FILES).  The language is the PO
  * header's Language (es, es_ES and es-MX name a file's "es"), or L.
  *
- * An entry is applied when its msgctxt is a key of FILE (pc_texts.h),
+ * An entry is applied when its msgctxt is a key of FILE (texts/texts.h),
  * its msgid is that text's source text now, it is not fuzzy, and its
  * msgstr is not empty.  A fuzzy one, or one whose msgid is not the
  * source text any more ("source changed"), is stale: not applied, and

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_po_meta.c -- what export-po writes around the texts (pc_po.h): the
+ * po/meta.c -- what export-po writes around the texts (po/po.h): the
  * header, made field by field with libgettextpo's po_header_set_field
  * from the previous file's header (so that the fields of translators'
  * tools, Plural-Forms and X-Poedit-*, stay), and each entry's extracted

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_po.c -- PO files through libgettextpo (pc_po.h).  libgettextpo
+ * po/po.c -- PO files through libgettextpo (po/po.h).  libgettextpo
  * opens files by name only: a PO file is read as every input is
- * (pc_input.c, bounded), copied to a private temporary file that the
+ * (common/input.c, bounded), copied to a private temporary file that the
  * library parses; a PO file is written by the library to such a file
  * and read back, so that what reaches the user's path goes through the
- * one safe writer (pc_write.c).  The library's problems come to a
+ * one safe writer (common/write.c).  The library's problems come to a
  * handler without a context pointer: the one read or write at a time
  * is described by a static record.  A fatal one must not return
  * (gettext-po.h): it jumps back to the call.

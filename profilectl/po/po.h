@@ -19,7 +19,7 @@
  * reads data files of a few MB). */
 #define PC_PO_MAX (32 * 1024 * 1024)
 
-/* Reads the PO file `path` as every input is read (pc_input.c: a
+/* Reads the PO file `path` as every input is read (common/input.c: a
  * regular file only, never blocking; at most PC_PO_MAX bytes), then
  * parses it with libgettextpo.  It must parse without error, be UTF-8
  * (its charset UTF-8, or ASCII, and every string valid UTF-8) and hold

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_untranslated.c -- `profilectl untranslated [--lang L] [--po F.po]
+ * po/untranslated.c -- `profilectl untranslated [--lang L] [--po F.po]
  * [--json] FILE`: each text that has no translation in a language, or an
- * empty one for a non-empty source text, by key (pc_texts.h), with its
+ * empty one for a non-empty source text, by key (texts/texts.h), with its
  * source text, one line each:
  *
  *   es experience/acme-2019 role: missing: "Backend engineer"

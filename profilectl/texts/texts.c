@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_texts.c -- the translatable texts of a data file and their keys
- * (pc_texts.h; docs/translating.md, "Keys").  The walk follows the
+ * texts/texts.c -- the translatable texts of a data file and their keys
+ * (texts/texts.h; docs/translating.md, "Keys").  The walk follows the
  * module's schema tables (profile_schema.h), so a field added there is
  * a text here.  A record is named by its collection and its id; records
  * without one by a slug of what names them: a skill group by its title,

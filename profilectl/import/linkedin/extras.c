@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_li_extras.c -- what import-linkedin reads of a LinkedIn export
- * beyond positions, schools, skills and projects (pc_linkedin.c), into
+ * import/linkedin/extras.c -- what import-linkedin reads of a LinkedIn
+ * export beyond positions, schools, skills and projects (linkedin.c), into
  * the JSON Resume document it imports: Profile.csv's Websites, Twitter
  * Handles and Geo Location (with the 2018 Country), a URL column as a
  * link, Certifications.csv as certificates and Languages.csv as spoken
- * languages.  pc_import_extras.c places them where CONTRACT §9 has a
+ * languages.  import/write_extras.c places them where CONTRACT §9 has a
  * home for them; docs/linkedin.md documents the columns.
  */
 #include <string.h>

@@ -79,7 +79,7 @@ const char *pc_li_get(const pc_li_table_t *t, const pc_li_row_t *r,
 
 int pc_cmd_import_linkedin(int argc, char **argv);
 
-/* pc_li_text.c */
+/* import/linkedin/text.c */
 /* s (n bytes) with runs of spaces one space, none at either end. */
 const char *pc_li_squeeze(const char *s, apr_size_t n, apr_pool_t *p);
 /* A description's bullet lines appended to highlights (strings), the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_li_text.c -- the texts of a LinkedIn export as import-linkedin
+ * import/linkedin/text.c -- the texts of a LinkedIn export as import-linkedin
  * reads them: a description's bullet lines as highlights and the rest as
  * its context, spaces squeezed, and the network a website belongs to
  * (docs/linkedin.md).
