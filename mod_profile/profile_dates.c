@@ -6,7 +6,7 @@
  * language write from them ("Mar 2021 – present", "mar. 2021 –
  * actualidad").  The one table of date words, used by the module (the
  * periods it writes where a record gives none) and by profilectl (its
- * imports' periods, pc_jr_period.c).
+ * imports' periods, common/period.c).
  *
  * Pure core: libc, APR and jansson only; never an httpd header.
  */

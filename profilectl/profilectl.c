@@ -16,12 +16,12 @@
 #include <jansson.h>
 
 #include "profilectl.h"
-#include "pc_input.h"
+#include "common/common.h"
 #include "profile_estimate.h"
-#include "pc_jsonresume.h"
-#include "pc_linkedin.h"
-
-const char *pc_progname = "profilectl";
+#include "import/jsonresume/jsonresume.h"
+#include "export/export.h"
+#include "import/linkedin/linkedin.h"
+#include "po/po.h"
 
 typedef struct {
     const char *name;
@@ -86,105 +86,6 @@ static void usage(FILE *out)
     fprintf(out, "  %s COMMAND --help\n"
             "  %s help | --help | --version | -V\n", pc_progname,
             pc_progname);
-}
-
-apr_pool_t *pc_pool(void)
-{
-    static int initialized;
-    apr_pool_t *p = NULL;
-
-    if (!initialized) {
-        if (apr_initialize() != APR_SUCCESS) {
-            fprintf(stderr, "%s: cannot initialize APR\n", pc_progname);
-            exit(PC_EXIT_USAGE);
-        }
-        atexit(apr_terminate);
-        initialized = 1;
-    }
-    if (apr_pool_create(&p, NULL) != APR_SUCCESS) {
-        fprintf(stderr, "%s: out of memory\n", pc_progname);
-        exit(PC_EXIT_USAGE);
-    }
-    return p;
-}
-
-/* apr_getopt's messages ("CMD: invalid option: -x") as every other:
- * "profilectl CMD: ...". */
-static void getopt_error(void *arg, const char *fmt, ...)
-{
-    va_list ap;
-
-    fprintf(arg, "%s ", pc_progname);
-    va_start(ap, fmt);
-    vfprintf(arg, fmt, ap);
-    va_end(ap);
-}
-
-apr_getopt_t *pc_getopt(int argc, char **argv, apr_pool_t *p)
-{
-    apr_getopt_t *os;
-
-    apr_getopt_init(&os, p, argc, (const char *const *)argv);
-    os->interleave = 1;
-    os->errfn = getopt_error;
-    os->errarg = stderr;
-    return os;
-}
-
-int pc_fail(const char *cmd, const char *fmt, ...)
-{
-    va_list ap;
-
-    fprintf(stderr, "%s %s: ", pc_progname, cmd);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return PC_EXIT_USAGE;
-}
-
-json_t *pc_load_json(const char *path, size_t flags, json_error_t *jerr,
-                     const char **err, apr_pool_t *p)
-{
-    char *buf;
-    apr_size_t len;
-    json_t *doc;
-
-    if (pc_input_read(&buf, &len, err, path, 0, p) < 0) {
-        return NULL;
-    }
-    if ((doc = json_loadb(buf, len, flags, jerr)) == NULL) {
-        *err = apr_psprintf(p, "%s:%d:%d: invalid JSON: %s", path,
-                            jerr->line, jerr->column, jerr->text);
-    }
-    return doc;
-}
-
-const profile_store_t *pc_load(const char *cmd, const char *path,
-                               apr_pool_t *p)
-{
-    profile_load_opts_t opts = {.render = 1, .compress = 1, .max_size = 0,
-                                .problems = NULL};
-    profile_store_t *st = NULL;
-    const char *err = NULL;
-
-    if (pc_input_check(&err, path, p) < 0) {
-        pc_fail(cmd, "%s", err);
-        return NULL;
-    }
-    opts.problems = profile_problems_make(p, 1);
-    if (profile_store_load(&st, &err, path, &opts, p) != APR_SUCCESS) {
-        /* One problem (a JSON Resume document, say): that line alone. */
-        if (opts.problems->total == 1) {
-            pc_fail(cmd, "%s", err);
-            return NULL;
-        }
-        fprintf(stderr, "%s\n", err);
-        pc_fail(cmd, "%s cannot be loaded (%s check %s lists every "
-                "problem)", path, pc_progname, path);
-        return NULL;
-    }
-    return st;
 }
 
 /* "--help" among a command's arguments (before any "--"). */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_jrdate.c -- the dates of profilectl's JSON Resume commands
- * (profilectl/pc_jr_dates.c): pc_jr_read_date() on any text, as
+ * (profilectl/common/dates.c): pc_jr_read_date() on any text, as
  * import-jsonresume reads a startDate or endDate, then the period written
  * from it and read back, as export-jsonresume does.
  *
@@ -18,7 +18,7 @@
 
 #define FUZZ_NAME jrdate
 #include "fuzz.h"
-#include "pc_jr.h"
+#include "common/common.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     is_end = data[0] & 1;
     /* Bit 1 and bits 4-5: the period's language (each locale of
-     * pc_jr_period.c, and one without). */
+     * common/period.c, and one without). */
     lang = langs[((data[0] >> 1) & 1) | (((data[0] >> 4) & 3) << 1)];
     order = (data[0] >> 2) & 3;
     apr_pool_create(&p, fuzz_root);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_linkedin.c -- what profilectl import-linkedin reads of a LinkedIn
- * export (profilectl/pc_li_read.c): a CSV file (libcsv) or a whole ZIP
+ * export (profilectl/import/linkedin/read.c): a CSV file (libcsv) or a whole ZIP
  * archive in memory (libzip, then libcsv on each profile file in it).
  *
  * Input: 1 byte (bit 0: a ZIP archive, else one CSV file), then the
@@ -15,7 +15,7 @@
 
 #define FUZZ_NAME linkedin
 #include "fuzz.h"
-#include "pc_linkedin.h"
+#include "import/linkedin/linkedin.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -75,7 +75,7 @@ if [ -n "${SANITIZER_RUNTIME:-}" ]; then
     HTTPD_ENV_UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
     export HTTPD_ENV_LD_PRELOAD HTTPD_ENV_ASAN_OPTIONS HTTPD_ENV_UBSAN_OPTIONS
     # profilectl runs sanitized and checks its leaks; the ones it
-    # suppresses (libgettextpo's own, pc_po.c) are not reported, and their
+    # suppresses (libgettextpo's own, po/po.c) are not reported, and their
     # statistics must not trail the messages the tests read.
     LSAN_OPTIONS="print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
     export LSAN_OPTIONS

@@ -596,3 +596,31 @@ def test_a_time_after_a_space_is_the_day(tmp_path):
     doc["work"][0]["endDate"] = "2025-08-01 12:30"
     d, _, _, _ = _one(tmp_path, doc)
     assert d["experience"][0]["period"]["en"] == "1 Jul 2025 – 1 Aug 2025"
+
+
+def test_a_result_too_large_for_the_module_says_so(tmp_path):
+    """The module's memory bound (CONTRACT §9) refusing the data file made
+    is the documents' size, not a fault of profilectl (review E13: 50,000
+    entries ended "not a valid data file (a bug in profilectl)").  Here
+    20,000 jobs in two languages: 40,014 representations, past the limit
+    of a file of their size; the refusal names the limit and writes
+    nothing."""
+    def jobs(position):
+        return {"basics": {"name": "A"},
+                "work": [{"name": "C%d" % i, "position": position,
+                          "startDate": "2020-01"} for i in range(20000)]}
+    out = tmp_path / "p.json"
+    err = import_error(write(tmp_path / "cv.en.json", jobs("P")),
+                       write(tmp_path / "cv.es.json", jobs("Q")),
+                       "-o", out)
+    assert "a bug in profilectl" not in err, err
+    first, last = err.rstrip("\n").split("\n")
+    assert first.startswith(
+        "profilectl import-jsonresume: the data file made of these "
+        "documents is too large for the module, which would refuse it: "
+        "loading the data file would take about "), err
+    assert "(40014 representations: records x languages)" in first, err
+    assert " more than its memory limit of " in first, err
+    assert first.endswith("; fewer records or languages make it fit"), err
+    assert last == "profilectl import-jsonresume: 1 problem; nothing written"
+    assert not out.exists()

@@ -54,7 +54,7 @@ ROUND_TRIP = {
     "certificates": ["name", "date", "issuer", "url"],
     "languages": ["language", "fluency"],
 }
-# What the import writes for them in each language (pc_import_extras.c).
+# What the import writes for them in each language (import/write_extras.c).
 SPOKEN = {"en": "Spoken languages", "es": "Idiomas"}
 LOCATION = {"en": "Location", "es": "Ubicación"}
 

@@ -292,7 +292,7 @@ def expected_not_imported(docs):
                     _entry(counts, k + "[]", e)
             elif k in ("certificates", "languages"):
                 # Entries, or texts read as their names; anything else
-                # is counted (pc_import_extras.c).
+                # is counted (import/write_extras.c).
                 if isinstance(v, dict):
                     if _content(v):
                         counts[k + " (not a list)"] += 1

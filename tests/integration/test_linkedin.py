@@ -29,7 +29,7 @@ GOOD = sorted(os.path.basename(d) for d in glob.glob(os.path.join(
     LI_DATA, "[0-8]*")))
 MAPPED = {"Profile.csv", "Positions.csv", "Education.csv", "Skills.csv",
           "Projects.csv", "Certifications.csv", "Languages.csv"}
-# The words the import writes in English (pc_import_extras.c).
+# The words the import writes in English (import/write_extras.c).
 SPOKEN = {"en": "Spoken languages"}
 
 
