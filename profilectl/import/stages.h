@@ -113,6 +113,11 @@ json_t *pc_jr_text(jr_import_t *im, json_t **entries, const char *key,
                    const char *where);
 json_t *pc_jr_name(jr_import_t *im, json_t **entries, const char *key,
                    const char *where);
+/* A title: a name when one word that reads as one ("Ledger", "Kafka";
+ * plain from one language), else a text people read ("Payments
+ * platform", "Wind-farm telemetry migration"). */
+json_t *pc_jr_title(jr_import_t *im, json_t **entries, const char *key,
+                    const char *where);
 json_t *pc_jr_text2(jr_import_t *im, json_t **entries, const char *k1,
                     const char *k2, const char *where);
 json_t *pc_jr_text_list(jr_import_t *im, json_t **entries,

@@ -105,8 +105,8 @@ static int fill_education(jr_import_t *im, json_t **entries, const char *w,
 static int fill_project(jr_import_t *im, json_t **entries, const char *w,
                         json_t *e)
 {
-    int rv = put(e, "title", pc_jr_text(im, entries, "name", w))
-             | put(e, "mobileTitle", pc_jr_text(im, entries, "name", w))
+    int rv = put(e, "title", pc_jr_title(im, entries, "name", w))
+             | put(e, "mobileTitle", pc_jr_title(im, entries, "name", w))
              | put(e, "summary", pc_jr_text(im, entries, "description", w))
              | put(e, "organization", pc_jr_name(im, entries, "entity", w))
              | put(e, "context", pc_jr_period(im, entries, NULL, w));

@@ -135,6 +135,19 @@ json_t *pc_jr_name(jr_import_t *im, json_t **entries, const char *key,
     return text(im, entries, key, where, 0);
 }
 
+static int translatable_name(const char *s);
+
+json_t *pc_jr_title(jr_import_t *im, json_t **entries, const char *key,
+                    const char *where)
+{
+    const char *s = pc_jr_str(entries[0], key);
+    size_t n = strlen(s);
+
+    profile_text_trim(&s, &n);
+    return text(im, entries, key, where,
+                memchr(s, ' ', n) != NULL || translatable_name(s));
+}
+
 /* Marks in miss[] the languages whose member `key` is empty while
  * another language's is not (a part of a text that pc_jr_text2() or
  * pc_jr_period() joins: a missing translation of the whole text). */

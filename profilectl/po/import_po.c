@@ -33,12 +33,20 @@
 
 #define IMPORT_USAGE "usage: %s import-po [--lang L] F.po FILE [-o OUT]"
 
+/* A case study's title translated: `text`, in the language. */
+typedef struct {
+    const pc_text_t *title;
+    const char *source, *text;
+} title_t;
+
 typedef struct {
     apr_pool_t *p;
     pc_texts_t *tx;
     const char *po, *lang;
     int applied, changed, fuzzy, empty, source_changed, unknown, plain;
-    int withdrawn, once;
+    int withdrawn, once, short_titles;
+    apr_array_header_t *titles;     /* title_t: translations of titles */
+    apr_hash_t *empties;            /* keys of the empty entries */
 } import_t;
 
 /* One report line: an entry not applied, named by its key (and the
@@ -173,6 +181,32 @@ static int same_everywhere(const pc_texts_t *tx, const pc_text_t *t)
     return 1;
 }
 
+/* t's mobileTitle, when t is a case study's title, the mobileTitle's
+ * source is the title's and it has no translation in the language;
+ * else NULL. */
+static const pc_text_t *short_title(import_t *im, const pc_text_t *t,
+                                    const char *src)
+{
+    const pc_text_t *mt;
+    const char *msrc;
+    pc_tr_state_e st;
+
+    if (strcmp(t->field, "title") != 0
+        || strncmp(t->record, "caseStudies/", 12) != 0
+        || (mt = apr_hash_get(im->tx->by_key,
+                              apr_pstrcat(im->p, t->record, " mobileTitle",
+                                          NULL),
+                              APR_HASH_KEY_STRING)) == NULL
+        || !json_is_object(pc_text_value(mt))
+        || (msrc = pc_text_source(im->tx, mt, im->p)) == NULL
+        || strcmp(msrc, src) != 0
+        || (pc_text_get(&st, im->tx, mt, im->lang, im->p) != NULL
+            && st == PC_TR_DONE)) {
+        return NULL;
+    }
+    return mt;
+}
+
 static void apply(import_t *im, po_message_t m)
 {
     const char *ctx = po_message_msgctxt(m), *src, *cur, *str;
@@ -191,6 +225,7 @@ static void apply(import_t *im, po_message_t m)
     str = po_message_msgstr(m);
     if (*str == '\0') {
         im->empty++;
+        apr_hash_set(im->empties, t->key, APR_HASH_KEY_STRING, t);
         return;
     }
     v = pc_text_value(t);
@@ -218,6 +253,34 @@ static void apply(import_t *im, po_message_t m)
     if (strcmp(str, src) == 0 && same_everywhere(im->tx, t)) {
         json_array_set_new(t->parent, t->index, json_string(str));
         im->once++;
+    }
+    if (strcmp(t->field, "title") == 0) {
+        title_t *ti = apr_array_push(im->titles);
+
+        ti->title = t;
+        ti->source = src;
+        ti->text = str;
+    }
+}
+
+/* A short title that is the title (as the importers write it), left
+ * untranslated by the PO file, is translated with its title: a
+ * translator types a title once.  Its empty entry is then not counted
+ * as untranslated. */
+static void short_titles(import_t *im)
+{
+    const pc_text_t *mt;
+    int i;
+
+    for (i = 0; i < im->titles->nelts; i++) {
+        title_t *ti = &APR_ARRAY_IDX(im->titles, i, title_t);
+
+        if ((mt = short_title(im, ti->title, ti->source)) != NULL) {
+            text_set(im->tx, mt, im->lang, ti->text);
+            im->short_titles++;
+            im->empty -= apr_hash_get(im->empties, mt->key,
+                                      APR_HASH_KEY_STRING) != NULL;
+        }
     }
 }
 
@@ -314,6 +377,8 @@ int pc_cmd_import_po(int argc, char **argv)
     int optch, status, notapplied;
 
     im.p = pc_pool();
+    im.titles = apr_array_make(im.p, 8, sizeof(title_t));
+    im.empties = apr_hash_make(im.p);
     os = pc_getopt(argc, argv, im.p);
     while ((rv = apr_getopt_long(os, options, &optch, &optarg))
            == APR_SUCCESS) {
@@ -346,6 +411,7 @@ int pc_cmd_import_po(int argc, char **argv)
         }
     }
     po_message_iterator_free(it);
+    short_titles(&im);
     name_fallback(&im);
     status = pc_langs_write("import-po", im.tx->root, out, inputs,
                             "with these translations",
@@ -358,11 +424,12 @@ int pc_cmd_import_po(int argc, char **argv)
     fprintf(stderr, "%s import-po: %s (%s): %d applied (%d changed), %d "
             "not applied: %d source changed, %d fuzzy, %d unknown, %d "
             "plain; %d stale withdrawn; %d untranslated; %d skill names the "
-            "same in every language written once%s\n", pc_progname,
+            "same in every language written once; %d short titles from "
+            "their titles%s\n", pc_progname,
             im.po, im.lang, im.applied, im.changed, notapplied,
             im.source_changed, im.fuzzy, im.unknown, im.plain, im.withdrawn,
-            im.empty, im.once, status == PC_EXIT_OK ? "" : "; nothing "
-            "written");
+            im.empty, im.once, im.short_titles, status == PC_EXIT_OK ? ""
+            : "; nothing written");
     if (status == PC_EXIT_OK && notapplied > 0) {
         status = PC_EXIT_PROBLEMS;
     }

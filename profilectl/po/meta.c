@@ -87,7 +87,9 @@ static const struct {
     {"caseStudies", "title", "Title of a case study: its card's heading and "
      "its page's title.", NULL, 0},
     {"caseStudies", "mobileTitle", "Short title of the case study, shown "
-     "instead of its title on narrow screens (phones).", NULL, 30},
+     "instead of its title on narrow screens (phones). When it is the "
+     "same as the title, leave it empty: the title's translation is used.",
+     NULL, 30},
     {"caseStudies", "summary", "Summary of the case study on its card: one "
      "or two sentences.", NULL, 0},
     {"caseStudies", "organization", "Organization the work was done for.",

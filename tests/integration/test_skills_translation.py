@@ -105,7 +105,7 @@ def test_a_name_given_unchanged_is_written_once_and_served(tmp_path,
     cp = profilectl("import-po", po, path, "-o", out)
     assert cp.returncode == 0, cp.stderr
     assert re.search(r"; 1 skill names the same in every language written "
-                     r"once\n", cp.stderr), cp.stderr
+                     r"once;", cp.stderr), cp.stderr
     d = json.loads(out.read_text(encoding="utf-8"))
     ways = d["skills"][1]["skills"]
     assert ways[-1] == "Machine Learning"
@@ -129,3 +129,55 @@ def test_a_name_given_unchanged_is_written_once_and_served(tmp_path,
             assert ">%s<" % w not in page
     finally:
         server.stop()
+
+
+def test_a_project_title_is_typed_once(tmp_path):
+    """Owner-day F8: a project's name is its case study's title and its
+    mobileTitle.  A name ("Ledger") stays plain; a title of words is
+    translated once, and its short title, the same text, follows it
+    unless the translator gives one of its own."""
+    doc = {"basics": {"name": "Ana Vidal", "label": "Engineer"},
+           "projects": [{"name": "Ledger", "description": "Replays a day."},
+                        {"name": "Payments platform migration",
+                         "description": "Moved payments."},
+                        {"name": "Wind-farm telemetry",
+                         "description": "Moved telemetry."}]}
+    src = tmp_path / "resume.en.json"
+    src.write_text(json.dumps(doc), encoding="utf-8")
+    path = tmp_path / "profile.json"
+    assert profilectl("import-jsonresume", "--languages", "en,es", src,
+                      "-o", path).returncode == 0
+    cs = json.loads(path.read_text(encoding="utf-8"))["caseStudies"]
+    assert (cs[0]["title"], cs[0]["mobileTitle"]) == ("Ledger", "Ledger")
+    assert cs[1]["title"] == cs[1]["mobileTitle"] == \
+        {"en": "Payments platform migration"}
+    po = tmp_path / "es.po"
+    assert profilectl("export-po", "--lang", "es", "-o", po,
+                      path).returncode == 0
+    entries = _po_entries(po)
+    assert "leave it empty" in entries[
+        "caseStudies/payments-platform-migration mobileTitle"][1]
+    text = po.read_text(encoding="utf-8")
+    for en, es in (("Payments platform migration", "Migración de pagos"),
+                   ("Wind-farm telemetry", "Telemetría eólica")):
+        # Only the title's entry: it comes first.
+        text = text.replace('msgid "%s"\nmsgstr ""' % en,
+                            'msgid "%s"\nmsgstr "%s"' % (en, es), 1)
+    # The translator's own short title for the second.
+    key = 'msgctxt "caseStudies/wind-farm-telemetry mobileTitle"\n' \
+          'msgid "Wind-farm telemetry"\nmsgstr ""'
+    assert key in text
+    text = text.replace(key, key[:-2] + '"Telemetría"')
+    po.write_text(text, encoding="utf-8")
+    out = tmp_path / "out.json"
+    cp = profilectl("import-po", po, path, "-o", out)
+    assert cp.returncode == 0, cp.stderr
+    assert "; 1 short titles from their titles" in cp.stderr, cp.stderr
+    cs = json.loads(out.read_text(encoding="utf-8"))["caseStudies"]
+    assert cs[1]["mobileTitle"] == {"en": "Payments platform migration",
+                                    "es": "Migración de pagos"}
+    assert cs[2]["mobileTitle"]["es"] == "Telemetría"
+    cp = profilectl("untranslated", "--lang", "es", "--json", out)
+    left = {e["key"] for e in json.loads(cp.stdout)}
+    assert not any(k.endswith("Title") or k.endswith(" title")
+                   for k in left), left
