@@ -185,6 +185,12 @@ static void export_work(jr_export_t *ex, json_t *e, json_t *w)
         pc_jr_set_str(w, "location", sep + strlen(JR_SEP));
         pc_jr_set_str(w, "description", apr_pstrndup(ex->c.p, ctx, sep - ctx));
     }
+    else if (*ctx && json_is_string(json_object_get(e, "context"))
+             && json_is_object(json_object_get(e, "role"))) {
+        /* The same in every language beside a role that is not: a
+         * place, as the importers write a location alone. */
+        pc_jr_set_str(w, "location", ctx);
+    }
     else {
         pc_jr_set_str(w, "description", ctx);
     }

@@ -69,6 +69,21 @@ static int fill_skill(jr_import_t *im, json_t **entries, const char *w,
            | put(e, "skills", pc_jr_text_list(im, entries, "keywords", w));
 }
 
+/* Whether the entries have a location and no description: a role's
+ * context that is only where it was. */
+static int only_location(jr_import_t *im, json_t **entries)
+{
+    int l, loc = 0;
+
+    for (l = 0; l < im->n; l++) {
+        if (*pc_jr_str(entries[l], "description")) {
+            return 0;
+        }
+        loc |= *pc_jr_str(entries[l], "location") != '\0';
+    }
+    return loc;
+}
+
 /* Every put() runs, so that every problem of an entry is named.  A
  * record's dates are data (CONTRACT §9): its period is left to the
  * module where it writes the same one in every language. */
@@ -79,8 +94,12 @@ static int fill_work(jr_import_t *im, json_t **entries, const char *w,
 
     rv |= put(e, "company", pc_jr_name(im, entries, "name", w));
     rv |= put_neutral(im, e, "companyUrl", entries, "url", w);
-    rv |= put(e, "context", pc_jr_text2(im, entries, "description",
-                                        "location", w));
+    /* A place alone ("Valencia, Spain", an address) is the same in
+     * every language: plain from one language, as names are. */
+    rv |= put(e, "context", only_location(im, entries)
+                            ? pc_jr_name(im, entries, "location", w)
+                            : pc_jr_text2(im, entries, "description",
+                                          "location", w));
     rv |= put(e, "period", pc_jr_period(im, entries, NULL, w));
     if (pc_jr_put_dates(im, entries, e)) {
         json_object_del(e, "period");

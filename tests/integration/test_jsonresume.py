@@ -997,9 +997,10 @@ def test_extended_round_trip_keeps_every_mapped_member(tmp_path, lang):
     assert _compare(original, export_ok(str(out), lang), lang) == []
 
 
-def test_location_alone_comes_back_as_description(tmp_path):
-    # The documented limit of context = "description · location": with
-    # no description, the export cannot tell a location from one.
+def test_location_alone_comes_back_as_location(tmp_path):
+    # Owner-day F10: a role's location with no description is a place,
+    # the same in every language: a plain context, not a text to
+    # translate, and the export gives it back as the location.
     en, es = load("sample.en.json"), load("sample.es.json")
     for doc in (en, es):
         del doc["work"][0]["description"]
@@ -1007,9 +1008,20 @@ def test_location_alone_comes_back_as_description(tmp_path):
     out = tmp_path / "profile.json"
     cp = profilectl("import-jsonresume", *_pair(tmp_path, en, es), "-o", out)
     assert cp.returncode == 0, cp.stderr
-    work = export_ok(str(out), "en")["work"][0]
-    assert work["description"] == "Palo Alto, CA"
-    assert "location" not in work
+    assert load(str(out))["experience"][0]["context"] == "Palo Alto, CA"
+    for lang in ("en", "es"):
+        work = export_ok(str(out), lang)["work"][0]
+        assert work["location"] == "Palo Alto, CA"
+        assert not work.get("description")
+    # From one language too.
+    one = tmp_path / "one.json"
+    src = tmp_path / "resume.en.json"
+    src.write_text(json.dumps(en), encoding="utf-8")
+    cp = profilectl("import-jsonresume", src, "-o", one)
+    assert cp.returncode == 0, cp.stderr
+    assert load(str(one))["experience"][0]["context"] == "Palo Alto, CA"
+    assert export_ok(str(one), "en")["work"][0]["location"] == \
+        "Palo Alto, CA"
 
 
 def test_comparison_can_fail(sample_import):
