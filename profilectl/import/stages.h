@@ -113,6 +113,13 @@ json_t *pc_jr_text(jr_import_t *im, json_t **entries, const char *key,
                    const char *where);
 json_t *pc_jr_name(jr_import_t *im, json_t **entries, const char *key,
                    const char *where);
+/* import/names.c: whether name s, written in one language, is made of
+ * the language's words ("Problem-solving", "Critical Thinking",
+ * "Leadership", "public speaking"), which are translated, rather than a
+ * name the same in every language (Kubernetes, Go, C++, PostgreSQL,
+ * Spring Boot). */
+int pc_jr_translatable_name(const char *s);
+
 /* A title: a name when one word that reads as one ("Ledger", "Kafka";
  * plain from one language), else a text people read ("Payments
  * platform", "Wind-farm telemetry migration"). */

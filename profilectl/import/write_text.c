@@ -14,11 +14,14 @@
 #include <string.h>
 #include <strings.h>
 
+#include <apr_cstr.h>
 #include <apr_strings.h>
 #include <jansson.h>
 
+#include "profile_dates.h"
 #include "profile_text.h"
 #include "import/stages.h"
+#include "texts/texts.h"
 
 /* A text value some languages have not: the entry is absent there
  * (im->absent) or its member is empty where another language's is not
@@ -135,8 +138,6 @@ json_t *pc_jr_name(jr_import_t *im, json_t **entries, const char *key,
     return text(im, entries, key, where, 0);
 }
 
-static int translatable_name(const char *s);
-
 json_t *pc_jr_title(jr_import_t *im, json_t **entries, const char *key,
                     const char *where)
 {
@@ -145,7 +146,7 @@ json_t *pc_jr_title(jr_import_t *im, json_t **entries, const char *key,
 
     profile_text_trim(&s, &n);
     return text(im, entries, key, where,
-                memchr(s, ' ', n) != NULL || translatable_name(s));
+                memchr(s, ' ', n) != NULL || pc_jr_translatable_name(s));
 }
 
 /* Marks in miss[] the languages whose member `key` is empty while
@@ -197,71 +198,6 @@ json_t *pc_jr_text2(jr_import_t *im, json_t **entries, const char *k1,
                                         k2), 1);
 }
 
-/* Whether word w (n bytes) of a skill's name is a word of the language
- * rather than part of a name: all lowercase in a `phrase` of words
- * ("communicator", "solving"; not "on" of Ruby on Rails; not docker or
- * npm alone), or ending as the language's abstract nouns do after a
- * stem with a vowel (Leadership, Adaptability, Testing, Architecture,
- * Teamfähigkeit, Comunicación; not Spring).  A byte of UTF-8 counts as
- * a lowercase letter.  A word with a digit, a symbol or a capital after
- * its first letter (C++, Node.js, PostgreSQL, AWS) is a name. */
-static int common_word(const char *w, size_t n, int phrase)
-{
-    static const char *const endings[] = {
-        "ing", "tion", "sion", "ment", "ness", "ship", "ity", "ance",
-        "ence", "ics", "ism", "ysis", "phy", "thy", "ogy", "ture", "mwork",
-        "ign", "ed", "keit", "heit", "ung", "ci\xc3\xb3n", "dad",
-        "it\xc3\xa9", NULL    /* German, Spanish, French */
-    };
-    size_t i, k;
-    int lower = 1;
-
-    for (i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)w[i];
-
-        if (!((c >= 'a' && c <= 'z') || c >= 0x80
-              || (i == 0 && c >= 'A' && c <= 'Z'))) {
-            return 0;           /* a digit, a symbol, an inner capital */
-        }
-        lower &= c >= 'a';
-    }
-    if (lower && phrase) {
-        return n >= 3;
-    }
-    for (k = 0; endings[k] && n >= 6; k++) {
-        size_t e = strlen(endings[k]);
-
-        /* A stem with a vowel: Testing, Design; not Spring, Swing. */
-        if (strncmp(w + n - e, endings[k], e) == 0
-            && strcspn(w, "aeiouyAEIOUY") < n - e) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* Whether skill name s is to be translated: one of its words (split at
- * spaces, '-', '/' and brackets) is a common_word.  Any other name
- * (Kubernetes, Go, C, Spring Boot, Visual Studio Code) reads the same
- * in every language and stays a plain string.  A name taken for a word
- * is exported to translators, and import-po writes it once for every
- * language when they give it unchanged. */
-static int translatable_name(const char *s)
-{
-    size_t n = strlen(s), i, start = 0;
-
-    for (i = 0; i <= n; i++) {
-        if (i == n || strchr(" \t-/()", s[i]) != NULL) {
-            if (i > start && common_word(s + start, i - start,
-                                         i - start < n)) {
-                return 1;
-            }
-            start = i + 1;
-        }
-    }
-    return 0;
-}
-
 /* A list of text values from the string arrays `key` of entries: an
  * array of text values when every language has as many items, each
  * there in every language or in none; else one array per language
@@ -311,7 +247,7 @@ json_t *pc_jr_text_list(jr_import_t *im, json_t **entries,
                 json_array_get(json_object_get(entries[l], key), i));
         }
         v = merge(im, vals, "", strcmp(key, "keywords") != 0
-                                || translatable_name(vals[0]));
+                                || pc_jr_translatable_name(vals[0]));
         json_array_append_new(out, v);
     }
     return out;
@@ -405,13 +341,48 @@ const char *pc_jr_neutral(jr_import_t *im, json_t **entries,
     return v;
 }
 
+/* Period v (a text of dates alone, tagged) also in each language of
+ * --languages that has no document and has date words (CONTRACT §9):
+ * a translator never retypes a date.  Dates whose day is given keep a
+ * written period (start and end hold no day). */
+static void period_in_declared(jr_import_t *im, json_t **entries,
+                               json_t *v)
+{
+    apr_array_header_t *list;
+    const char *err, *tag, *s, *e, *d;
+    int i, l, have;
+
+    if (im->declare == NULL || !json_is_object(v)
+        || (list = pc_lang_list(&err, im->declare, im->c.p)) == NULL) {
+        return;
+    }
+    for (l = 0; l < im->n && im->absent[l]; l++) {
+    }
+    if (l == im->n) {
+        return;
+    }
+    s = pc_jr_str(entries[l], "startDate");
+    e = pc_jr_str(entries[l], "endDate");
+    for (i = 0; i < list->nelts; i++) {
+        tag = APR_ARRAY_IDX(list, i, const char *);
+        for (have = 0, l = 0; l < im->n; l++) {
+            have |= apr_cstr_casecmp(tag, im->langs[l]) == 0;
+        }
+        if (!have && profile_date_words(tag) != NULL
+            && *(d = pc_jr_format_period(s, e, tag, im->c.p))) {
+            json_object_set_new(v, tag, json_string(d));
+        }
+    }
+}
+
 /* The period of entries' (language-neutral) dates in every language,
  * joined after member `before` of each entry when it is given. */
 json_t *pc_jr_period(jr_import_t *im, json_t **entries, const char *before,
                      const char *where)
 {
     const char *vals[JR_MAX_LANGS], *b, *d;
-    int l, miss[JR_MAX_LANGS] = { 0 };
+    int l, miss[JR_MAX_LANGS] = { 0 }, prose = 0;
+    json_t *v;
 
     if (before) {
         parts_missing(im, entries, before, miss);
@@ -422,11 +393,16 @@ json_t *pc_jr_period(jr_import_t *im, json_t **entries, const char *before,
                                 pc_jr_str(entries[l], "endDate"),
                                 im->langs[l], im->c.p);
         vals[l] = apr_pstrcat(im->c.p, b, *b && *d ? JR_SEP : "", d, NULL);
+        prose |= *b != '\0';
     }
     blank(im, vals, miss);
-    return merge(im, vals, apr_pstrcat(im->c.p, where, before ? "." : "",
-                                       before ? before : "", "/dates",
-                                       NULL), 1);
+    v = merge(im, vals, apr_pstrcat(im->c.p, where, before ? "." : "",
+                                    before ? before : "", "/dates", NULL),
+              1);
+    if (!prose) {
+        period_in_declared(im, entries, v);
+    }
+    return v;
 }
 
 /* The labels of the contacts an import makes, in the languages people

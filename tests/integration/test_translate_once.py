@@ -1,14 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Skills like every other text (issue 34, deliverable 5; owner-day F5).
+"""What a translator types once, or never (issue 34, deliverables 2 and
+5; owner-day F4, F5, F8).
 
-From one language, an importer writes a skill's name that is made of the
-language's words (Problem-solving, Critical Thinking, Leadership) as a
-language-tagged text, so that `untranslated` counts it and `export-po`
-gives it to the translator; a name that reads the same in every
-language (Kubernetes, Go, C, C++, PostgreSQL, Spring Boot) stays a plain
-string and is never asked for.  A name the translator gives unchanged
-is written once, a plain string, by import-po, and is not asked for
-again.  The API and the page then serve the Spanish skills.
+Skills like every other text: from one language, an importer writes a
+skill's name that is made of the language's words (Problem-solving,
+Critical Thinking, Leadership) as a language-tagged text, so that
+`untranslated` counts it and `export-po` gives it to the translator; a
+name that reads the same in every language (Kubernetes, Go, C, C++,
+PostgreSQL, Spring Boot) stays a plain string and is never asked for.  A
+name the translator gives unchanged is written once, a plain string, by
+import-po, and is not asked for again.  The API and the page then serve
+the Spanish skills.  A project's title is translated once (its short
+title follows), and a period of dates is written in a language declared
+with --languages, so no translator retypes a date.
 """
 import json
 import re
@@ -181,3 +185,36 @@ def test_a_project_title_is_typed_once(tmp_path):
     left = {e["key"] for e in json.loads(cp.stdout)}
     assert not any(k.endswith("Title") or k.endswith(" title")
                    for k in left), left
+
+
+def test_no_date_reaches_the_translator(tmp_path):
+    """Dates with a day keep a written period (start and end hold no
+    day): with --languages en,es it is written in Spanish too, so
+    neither untranslated nor export-po asks for it."""
+    doc = {"basics": {"name": "Ana Vidal", "label": "Engineer"},
+           "work": [{"name": "Acme", "position": "Engineer",
+                     "startDate": "2013-12-01", "endDate": "2014-12-01"},
+                    {"name": "Initech", "position": "Lead",
+                     "startDate": "2015-01"}],
+           "projects": [{"name": "Ledger", "startDate": "2016-08-24"}]}
+    src = tmp_path / "resume.en.json"
+    src.write_text(json.dumps(doc), encoding="utf-8")
+    path = tmp_path / "profile.json"
+    cp = profilectl("import-jsonresume", "--languages", "en,es", src,
+                    "-o", path)
+    assert cp.returncode == 0, cp.stderr
+    d = json.loads(path.read_text(encoding="utf-8"))
+    assert d["experience"][0]["period"] == {
+        "en": "1 Dec 2013 – 1 Dec 2014", "es": "1 dic. 2013 – 1 dic. 2014"}
+    assert "period" not in d["experience"][1]     # the module writes it
+    assert d["caseStudies"][0]["context"]["es"] == "24 ago. 2016 – actualidad"
+    cp = profilectl("untranslated", "--lang", "es", "--json", path)
+    left = json.loads(cp.stdout)
+    assert not [e for e in left if re.search(r"\d{4}", e["source"])], left
+    po = tmp_path / "es.po"
+    assert profilectl("export-po", "--lang", "es", "-o", po,
+                      path).returncode == 0
+    # Only as translated entries, for a reviewer: none to type.
+    text = po.read_text(encoding="utf-8")
+    dated = re.findall(r'msgid "([^"]*\d{4}[^"]*)"\nmsgstr "(.*)"', text)
+    assert dated and all(es for _, es in dated), dated
