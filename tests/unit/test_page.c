@@ -417,7 +417,8 @@ static void a_language_without_date_words_needs_its_period(void **state)
  * project's link in contact; that link is no profile of the owner's
  * (no rel="me", not in sameAs).  The sample has all but the
  * certification as the imports write it (data/profile.json: "Spoken
- * languages", Madrid, shadow-compare); that one is added. */
+ * languages", Madrid, a link named as its first case study); that one
+ * is added. */
 static void imported_extras_are_shown_where_a_reader_expects_them(
     void **state)
 {
@@ -463,8 +464,9 @@ static void imported_extras_are_shown_where_a_reader_expects_them(
                                 "Madrid, Spain</span></li>"));
     assert_non_null(strstr(sec, "<li class=\"link link-project\"><a "
                                 "class=\"u-url\" href=\"https://github.com/"
-                                "lar-platform/shadow-compare\">"
-                                "shadow-compare</a></li>"));
+                                "lar-platform/shadow-compare\">Moving "
+                                "wind-farm telemetry to Kubernetes without "
+                                "losing a reading</a></li>"));
     /* The structured data's sameAs lists the other links, not it. */
     sec = strstr(b, "<script type=\"application/ld+json\">");
     assert_non_null(sec);
