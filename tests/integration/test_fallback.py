@@ -297,7 +297,7 @@ class TestUntranslated:
         assert cp.returncode == 0, cp.stderr
         lines = cp.stdout.splitlines()
         assert lines[2].startswith("    languages: en es, fallback en; "
-                                   "records: skills 5,"), lines
+                                   "records: skills 6,"), lines
         assert lines[3] == "    untranslated texts: en 0, es 5"
 
     def test_the_alert_fires_after_a_day(self, workdir):

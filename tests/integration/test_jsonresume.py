@@ -1040,6 +1040,16 @@ def test_export_of_the_sample_data_is_a_valid_resume(official, lang):
     assert [p["network"] for p in doc["basics"]["profiles"]] == \
         ["LinkedIn", "GitHub"]
     assert len(doc["work"]) == 4 and len(doc["projects"]) == 3
+    # What the sample has where CONTRACT §9 homes it comes back: its
+    # project link (named as its first case study) as that project's
+    # url, its location, its spoken languages (not a skill).
+    assert [p.get("url") for p in doc["projects"]] == [
+        "https://github.com/lar-platform/shadow-compare", None, None]
+    assert doc["basics"]["location"]["city"] == "Madrid"
+    assert [x["fluency"] for x in doc["languages"]] == {
+        "en": ["native", "C1, professional", "B1, conversational"],
+        "es": ["nativo", "C1, profesional", "B1, conversación"]}[lang]
+    assert len(doc["skills"]) == 5
 
 
 def test_export_reads_periods_in_each_language():

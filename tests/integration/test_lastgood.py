@@ -45,8 +45,11 @@ def _content(text_maker):
 
 
 def _truncated(sample):
+    # An interrupted copy: the sample cut about 60 % in, inside a string
+    # value (a cut between tokens says "... expected near end of file"
+    # instead), so the message does not depend on where that lands.
     text = _sample_text().encode("utf-8")
-    return text[:len(text) * 6 // 10]
+    return text[:text.index(b'": "', len(text) * 6 // 10) + 8]
 
 
 def _not_utf8(sample):

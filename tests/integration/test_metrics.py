@@ -259,7 +259,7 @@ def test_metrics_label_each_file_escaped(site):
     a, b = site.files
     assert '\\"' in text and '\\\\' in text
     got = parse(text)
-    for path, n in ((a, 5), (b, 1)):
+    for path, n in ((a, 6), (b, 1)):
         assert got[("profile_data_records",
                     (("collection", "skills"), ("file", path)))] == n
         assert got[("profile_data_stale", (("file", path),))] == 0

@@ -191,11 +191,17 @@ class TestContent:
                 assert norm(text(s, lang)) in t
         hrefs = [a.get("href") for a in page.find("a")]
         for c in data["contact"]["contacts"]:
-            assert c["url"] in hrefs
+            assert norm(text(c["label"], lang)) in t
+            assert norm(text(c["text"], lang)) in t
+            # A contact without a URL (a location, CONTRACT §9) is text.
+            assert not c["url"] or c["url"] in hrefs
+        assert "" not in hrefs
         for link in data["contact"]["links"]:
-            assert {"href": link["url"], "rel": "me"}.items() <= \
-                next(a for a in page.find("a")
-                     if a.get("href") == link["url"]).items()
+            a = next(a for a in page.find("a")
+                     if a.get("href") == link["url"])
+            # rel="me" on the owner's profiles, not on a project's link.
+            assert a.get("rel") == (None if link["kind"] == "project"
+                                    else "me"), link
 
     @pytest.mark.parametrize("lang", LANGS)
     def test_alternates_link_every_language_and_answer_in_it(self, site,
@@ -239,7 +245,8 @@ class TestContent:
         assert ld["mainEntity"]["jobTitle"] == head
         assert ld["dateModified"].endswith("Z")
         assert ld["mainEntity"]["sameAs"] == [
-            link["url"] for link in data["contact"]["links"]]
+            link["url"] for link in data["contact"]["links"]
+            if link["kind"] != "project"]
 
     @pytest.mark.parametrize("where", ["/cv", "/"])
     def test_without_url_the_page_names_itself_from_the_server_name(

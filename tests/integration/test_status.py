@@ -321,7 +321,7 @@ def test_server_status_page_has_an_escaped_section(site):
         .replace("<", "&lt;").replace(">", "&gt;")
     assert "<h3>%s</h3>" % escaped in page
     assert "status-a&b<c>" not in page
-    assert "skills 5, experience 4, education 3, caseStudies 3, " \
+    assert "skills 6, experience 4, education 3, caseStudies 3, " \
         "metrics 5" in page
     assert ", &lt;Location /api/v1&gt;, 127.0.0.1 (main server); API base " \
         "/api/v1, bad=keep (default), compress=on (default)" in page
@@ -572,7 +572,7 @@ def test_dump_profiles_lists_each_file_and_its_lines(make_httpd, workdir,
     assert cp.stdout == """\
 Profile data files (mod_profile {version}):
   {a}
-    languages: en es; records: skills 5, experience 4, education 3, \
+    languages: en es; records: skills 6, experience 4, education 3, \
 caseStudies 3, metrics 5
     untranslated texts: en 0, es 0
     ProfileData on line {line_a} of {conf}, <Location /api/v1>, \

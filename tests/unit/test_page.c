@@ -415,64 +415,77 @@ static void a_language_without_date_words_needs_its_period(void **state)
  * home for it is where a reader looks (§11): a certification with
  * education, the spoken languages with skills, the location and a
  * project's link in contact; that link is no profile of the owner's
- * (no rel="me", not in sameAs). */
+ * (no rel="me", not in sameAs).  The sample has all but the
+ * certification as the imports write it (data/profile.json: "Spoken
+ * languages", Madrid, a link named as its first case study); that one
+ * is added. */
 static void imported_extras_are_shown_where_a_reader_expects_them(
     void **state)
 {
     apr_pool_t *p = *state;
     json_t *d = sample(), *c = json_object_get(d, "contact"), *ld, *same;
     json_t *v;
-    const char *b, *sec;
-    size_t i, n;
+    profile_store_t *st;
+    const char *b, *sec, *project = NULL;
+    size_t i, n = 0;
 
     json_array_append_new(json_object_get(d, "education"), json_pack(
         "{s:s,s:{s:s,s:s},s:s,s:s}", "degree", "Kubernetes Administrator",
         "credential", "en", "Certification \xc2\xb7 Mar 2023", "es",
         "Certificaci\xc3\xb3n \xc2\xb7 mar. 2023", "institution", "CNCF",
         "institutionUrl", "https://cert.example/42"));
-    json_array_append_new(json_object_get(d, "skills"), json_pack(
-        "{s:{s:s,s:s},s:s,s:[{s:s,s:s}]}", "title", "en",
-        "Spoken languages", "es", "Idiomas", "summary", "", "skills", "en",
-        "Basque (Native)", "es", "Euskera (Nativo)"));
-    json_array_append_new(json_object_get(c, "contacts"), json_pack(
-        "{s:s,s:{s:s,s:s},s:s,s:s}", "kind", "location", "label", "en",
-        "Location", "es", "Ubicaci\xc3\xb3n", "text", "Bilbao, ES", "url",
-        ""));
-    json_array_append_new(json_object_get(c, "links"), json_pack(
-        "{s:s,s:s,s:s}", "kind", "project", "text", "Ledger", "url",
-        "https://ledger.example/"));
-    n = json_array_size(json_object_get(c, "links"));
-    b = body(p, (profile_response_t[]){answer(p, load(p, d), "/en/",
-                                              NULL)});
+    json_array_foreach(json_object_get(c, "links"), i, v) {
+        if (strcmp(json_string_value(json_object_get(v, "kind")),
+                   "project") == 0) {
+            project = json_string_value(json_object_get(v, "url"));
+        }
+        else {
+            n++;
+        }
+    }
+    assert_string_equal(project,
+                        "https://github.com/lar-platform/shadow-compare");
+    project = apr_pstrdup(p, project);
+    st = load(p, d);
+    b = body(p, (profile_response_t[]){answer(p, st, "/en/", NULL)});
     sec = strstr(b, "<section id=\"education\"");
     assert_non_null(sec);
     assert_non_null(strstr(sec, "<p class=\"credential\">Certification "
                                 "\xc2\xb7 Mar 2023</p>"));
     sec = strstr(b, "<section id=\"skills\"");
-    assert_non_null(strstr(sec, ">Spoken languages</h3>"));
-    assert_non_null(strstr(sec, "Basque (Native)"));
-    assert_true(strstr(sec, "Basque") < strstr(b, "<section id="
+    assert_non_null(strstr(sec, ">Spoken languages</h3>\n<ul class=\"chips\">"
+                                "\n<li>Spanish (native)</li>"));
+    assert_true(strstr(sec, "Spanish (native)") < strstr(b, "<section id="
                                                   "\"education\""));
     sec = strstr(b, "<ul class=\"contact\"");
     assert_non_null(strstr(sec, "<li class=\"contact-location\"><span "
                                 "class=\"contact-label\">Location</span> "
                                 "<span class=\"contact-text p-locality\">"
-                                "Bilbao, ES</span></li>"));
+                                "Madrid, Spain</span></li>"));
     assert_non_null(strstr(sec, "<li class=\"link link-project\"><a "
-                                "class=\"u-url\" href=\"https://ledger."
-                                "example/\">Ledger</a></li>"));
+                                "class=\"u-url\" href=\"https://github.com/"
+                                "lar-platform/shadow-compare\">Moving "
+                                "wind-farm telemetry to Kubernetes without "
+                                "losing a reading</a></li>"));
     /* The structured data's sameAs lists the other links, not it. */
     sec = strstr(b, "<script type=\"application/ld+json\">");
     assert_non_null(sec);
     sec += strlen("<script type=\"application/ld+json\">");
     ld = json_loadb(sec, strstr(sec, "</script>") - sec, 0, NULL);
     same = json_object_get(json_object_get(ld, "mainEntity"), "sameAs");
-    assert_int_equal(json_array_size(same), n - 1);
+    assert_true(n > 0);
+    assert_int_equal(json_array_size(same), n);
     json_array_foreach(same, i, v) {
-        assert_string_not_equal(json_string_value(v),
-                                "https://ledger.example/");
+        assert_string_not_equal(json_string_value(v), project);
     }
     json_decref(ld);
+    /* In Spanish, the group's and the location's words are Spanish. */
+    b = body(p, (profile_response_t[]){answer(p, st, "/es/", NULL)});
+    assert_non_null(strstr(b, ">Idiomas</h3>\n<ul class=\"chips\">\n"
+                              "<li>Espa\xc3\xb1ol (nativo)</li>"));
+    assert_non_null(strstr(b, "<span class=\"contact-label\">Ubicaci"
+                              "\xc3\xb3n</span> <span class=\"contact-text "
+                              "p-locality\">Madrid, Espa\xc3\xb1" "a</span>"));
 }
 
 int main(void)

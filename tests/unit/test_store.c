@@ -464,7 +464,7 @@ static void sample_counts_match_the_file(void **state)
         assert_int_equal(st->coll[k].nitems, (int)json_array_size(list));
     }
     /* and the file is the one the other tests describe */
-    assert_int_equal(st->coll[PROFILE_COLL_SKILLS].nitems, 5);
+    assert_int_equal(st->coll[PROFILE_COLL_SKILLS].nitems, 6);
     assert_int_equal(st->coll[PROFILE_COLL_EXPERIENCE].nitems, 4);
     assert_int_equal(st->coll[PROFILE_COLL_EDUCATION].nitems, 3);
     assert_int_equal(st->coll[PROFILE_COLL_CASE_STUDIES].nitems, 3);
