@@ -225,12 +225,11 @@ static int named(jr_ex_t *x, json_t *cs, json_t *text)
 
 /* The links of kind project to their projects (by name, in any of the
  * file's languages: a title translated later still finds its link); a
- * link no project has stays a profile. */
+ * link no case study names is a project of its own (a tool, a
+ * repository: its text the name). */
 static void project_links(jr_ex_t *x, json_t *doc, json_t *data)
 {
     json_t *projects = json_object_get(doc, "projects"), *pr, *e, *cs;
-    json_t *profiles = json_object_get(json_object_get(doc, "basics"),
-                                       "profiles");
     size_t i, j;
     int found;
 
@@ -249,8 +248,8 @@ static void project_links(jr_ex_t *x, json_t *doc, json_t *data)
             }
         }
         if (!found) {
-            json_array_append_new(profiles, json_pack(
-                "{ssss}", "network", served(x, json_object_get(e, "text")),
+            json_array_append_new(projects, json_pack(
+                "{ssss}", "name", served(x, json_object_get(e, "text")),
                 "url", pc_jr_str(e, "url")));
         }
     }

@@ -1039,12 +1039,13 @@ def test_export_of_the_sample_data_is_a_valid_resume(official, lang):
     assert doc["basics"]["email"] == "contacto.lar@example.com"
     assert [p["network"] for p in doc["basics"]["profiles"]] == \
         ["LinkedIn", "GitHub"]
-    assert len(doc["work"]) == 4 and len(doc["projects"]) == 3
+    assert len(doc["work"]) == 4 and len(doc["projects"]) == 4
     # What the sample has where CONTRACT §9 homes it comes back: its
-    # project link (named as its first case study) as that project's
-    # url, its location, its spoken languages (not a skill).
-    assert [p.get("url") for p in doc["projects"]] == [
-        "https://github.com/lar-platform/shadow-compare", None, None]
+    # project link (a tool no case study names) as a project of its own,
+    # its location, its spoken languages (not a skill).
+    assert [(p["name"], p.get("url")) for p in doc["projects"]][3] == (
+        "shadow-compare", "https://github.com/lar-platform/shadow-compare")
+    assert [p.get("url") for p in doc["projects"]][:3] == [None] * 3
     assert doc["basics"]["location"]["city"] == "Madrid"
     assert [x["fluency"] for x in doc["languages"]] == {
         "en": ["native", "C1, professional", "B1, conversational"],

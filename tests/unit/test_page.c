@@ -464,9 +464,8 @@ static void imported_extras_are_shown_where_a_reader_expects_them(
                                 "Madrid, Spain</span></li>"));
     assert_non_null(strstr(sec, "<li class=\"link link-project\"><a "
                                 "class=\"u-url\" href=\"https://github.com/"
-                                "lar-platform/shadow-compare\">Moving "
-                                "wind-farm telemetry to Kubernetes without "
-                                "losing a reading</a></li>"));
+                                "lar-platform/shadow-compare\">"
+                                "shadow-compare</a></li>"));
     /* The structured data's sameAs lists the other links, not it. */
     sec = strstr(b, "<script type=\"application/ld+json\">");
     assert_non_null(sec);
