@@ -27,6 +27,7 @@
 #include <apr_getopt.h>
 #include <apr_strings.h>
 
+#include "profile_dates.h"
 #include "common/common.h"
 #include "po/po.h"
 #include "texts/texts.h"
@@ -181,6 +182,26 @@ static int same_everywhere(const pc_texts_t *tx, const pc_text_t *t)
     return 1;
 }
 
+/* Translation str of text t, translated from src: a credential's words
+ * alone ("Licenciatura") get the dates that end src, written as the
+ * language writes dates ("Licenciatura · 1 jun. 2011 – 1 ene. 2014"),
+ * so that no translator retypes a date.  A translation with a " · " of
+ * its own, or in a language without date words, is taken as it is. */
+static const char *with_dates(const pc_text_t *t, const char *lang,
+                              const char *src, const char *str,
+                              apr_pool_t *p)
+{
+    const char *s, *e;
+
+    if (strcmp(t->field, "credential") != 0 || strstr(str, JR_SEP) != NULL
+        || profile_date_words(lang) == NULL
+        || !pc_po_trailing_period(&s, &e, src, p)) {
+        return str;
+    }
+    return apr_pstrcat(p, str, JR_SEP, pc_jr_format_period(s, e, lang, p),
+                       NULL);
+}
+
 /* t's mobileTitle, when t is a case study's title, the mobileTitle's
  * source is the title's and it has no translation in the language;
  * else NULL. */
@@ -241,6 +262,7 @@ static void apply(import_t *im, po_message_t m)
         stale(im, t, m, src);
         return;
     }
+    str = with_dates(t, im->lang, src, str, im->p);
     /* A copy: setting the translation frees the string it was. */
     cur = pc_text_get(&st, im->tx, t, im->lang, im->p);
     cur = cur ? apr_pstrdup(im->p, cur) : NULL;
@@ -343,7 +365,11 @@ int pc_po_stale(const pc_texts_t *tx, const pc_text_t *t, const char *lang,
         || st != PC_TR_DONE) {
         return 0;
     }
-    return strcmp(cur, t->list ? items(str, p) : str) == 0;
+    return strcmp(cur, t->list ? items(str, p)
+                               : with_dates(t, lang, po_message_is_fuzzy(m)
+                                   && po_message_prev_msgid(m)
+                                   ? po_message_prev_msgid(m)
+                                   : po_message_msgid(m), str, p)) == 0;
 }
 
 /* A file without a fallback that lost a translation gets one: the

@@ -201,6 +201,19 @@ const char *pc_po_header_make(const pc_texts_t *tx, const char *lang,
     return s;
 }
 
+int pc_po_trailing_period(const char **start, const char **end,
+                          const char *src, apr_pool_t *p)
+{
+    const char *sep = NULL, *s;
+
+    for (s = strstr(src, JR_SEP); s != NULL; s = strstr(s + 1, JR_SEP)) {
+        sep = s;
+    }
+    return sep != NULL
+           && pc_jr_parse_period(start, end, sep + strlen(JR_SEP), p) == 0
+           && (**start || **end);
+}
+
 /* "The record also has dates ...": a period the module could write. */
 static const char *dates(const pc_text_t *t, apr_pool_t *p)
 {
@@ -224,7 +237,7 @@ const char *pc_po_comment(const pc_texts_t *tx, const pc_text_t *t,
     const char *slash = strchr(t->record, '/'), *src;
     size_t clen = slash ? (size_t)(slash - t->record) : strlen(t->record);
     size_t flen = strcspn(t->field, "[");
-    const char *what = NULL, *extra = "";
+    const char *what = NULL, *extra = "", *s, *e;
     int i;
 
     for (i = 0; fields[i].coll && what == NULL; i++) {
@@ -241,6 +254,13 @@ const char *pc_po_comment(const pc_texts_t *tx, const pc_text_t *t,
             }
             else if (strcmp(fields[i].field, "period") == 0) {
                 extra = dates(t, p);
+            }
+            else if (strcmp(fields[i].field, "credential") == 0
+                     && (src = pc_text_source(tx, t, p)) != NULL
+                     && pc_po_trailing_period(&s, &e, src, p)) {
+                extra = "\nLeave out the dates after the last \" \xc2\xb7 \": "
+                        "import-po writes them as the language writes "
+                        "dates.";
             }
         }
     }

@@ -50,6 +50,12 @@ int pc_po_message_bad(po_message_t m, po_message_iterator_t it);
 const char *pc_po_header_make(const pc_texts_t *tx, const char *lang,
                               po_file_t prev, apr_pool_t *p);
 
+/* po/meta.c: the dates that end text src ("Bachelor · 1 Jun 2011 –
+ * 1 Jan 2014", as the import writes a credential): 1 with *start and
+ * *end (ISO, "" where absent), else 0. */
+int pc_po_trailing_period(const char **start, const char **end,
+                          const char *src, apr_pool_t *p);
+
 /* The extracted comment (#.) of t's entry: what the text is, how a list
  * is written, how long a short title may be. */
 const char *pc_po_comment(const pc_texts_t *tx, const pc_text_t *t,

@@ -58,9 +58,9 @@ def _po_entries(po):
     for block in po.read_text(encoding="utf-8").split("\n\n"):
         ctx = re.search(r'^msgctxt "(.*)"$', block, re.M)
         mid = re.search(r'^msgid "(.*)"$', block, re.M)
-        com = re.search(r"^#\. (.*)$", block, re.M)
+        com = " ".join(re.findall(r"^#\. (.*)$", block, re.M))
         if ctx and mid and not block.lstrip().startswith("#~"):
-            out[ctx.group(1)] = (mid.group(1), com.group(1) if com else "")
+            out[ctx.group(1)] = (mid.group(1), com)
     return out
 
 
@@ -196,7 +196,12 @@ def test_no_date_reaches_the_translator(tmp_path):
                      "startDate": "2013-12-01", "endDate": "2014-12-01"},
                     {"name": "Initech", "position": "Lead",
                      "startDate": "2015-01"}],
-           "projects": [{"name": "Ledger", "startDate": "2016-08-24"}]}
+           "projects": [{"name": "Ledger", "startDate": "2016-08-24"}],
+           "education": [{"institution": "Universidad de Oviedo",
+                          "area": "Computer Science",
+                          "studyType": "Bachelor",
+                          "startDate": "2011-06-01",
+                          "endDate": "2014-01-01"}]}
     src = tmp_path / "resume.en.json"
     src.write_text(json.dumps(doc), encoding="utf-8")
     path = tmp_path / "profile.json"
@@ -210,11 +215,31 @@ def test_no_date_reaches_the_translator(tmp_path):
     assert d["caseStudies"][0]["context"]["es"] == "24 ago. 2016 – actualidad"
     cp = profilectl("untranslated", "--lang", "es", "--json", path)
     left = json.loads(cp.stdout)
-    assert not [e for e in left if re.search(r"\d{4}", e["source"])], left
+    # A credential is its words and dates: only its words are asked for.
+    assert [e["field"] for e in left
+            if re.search(r"\d{4}", e["source"])] == ["credential"], left
     po = tmp_path / "es.po"
     assert profilectl("export-po", "--lang", "es", "-o", po,
                       path).returncode == 0
-    # Only as translated entries, for a reviewer: none to type.
+    # Only as translated entries, for a reviewer: none to type; but for
+    # a credential, whose words the translator gives without its dates.
     text = po.read_text(encoding="utf-8")
+    key = "education/universidad-de-oviedo credential"
+    msgid, comment = _po_entries(po)[key]
+    assert msgid == "Bachelor · 1 Jun 2011 – 1 Jan 2014"
+    assert "Leave out the dates" in comment
     dated = re.findall(r'msgid "([^"]*\d{4}[^"]*)"\nmsgstr "(.*)"', text)
-    assert dated and all(es for _, es in dated), dated
+    assert [m for m, es in dated if not es] == [msgid], dated
+    text = text.replace('msgid "%s"\nmsgstr ""' % msgid,
+                        'msgid "%s"\nmsgstr "Grado"' % msgid)
+    po.write_text(text, encoding="utf-8")
+    out = tmp_path / "out.json"
+    cp = profilectl("import-po", po, path, "-o", out)
+    assert cp.returncode == 0, cp.stderr
+    assert json.loads(out.read_text(encoding="utf-8"))["education"][0][
+        "credential"]["es"] == "Grado · 1 jun. 2011 – 1 ene. 2014"
+    # The same PO again changes nothing (the dates are not a change).
+    again = tmp_path / "again.json"
+    cp = profilectl("import-po", po, out, "-o", again)
+    assert cp.returncode == 0, cp.stderr
+    assert again.read_bytes() == out.read_bytes()
