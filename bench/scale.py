@@ -129,9 +129,11 @@ class ScaleServer(bench.Server):
         """What `httpd -k stop` sends (SIGTERM to the parent), without
         reading the configuration again; waits for every process."""
         pid = self.parent_pid()
-        if pid:
+        # Still loading at start-up, the parent has written no pid file
+        # yet: then every process of ours (named by our configuration).
+        for p in [pid] if pid else self.leftovers():
             try:
-                os.kill(pid, signal.SIGTERM)
+                os.kill(p, signal.SIGTERM)
             except OSError:
                 pass
         deadline = time.monotonic() + 60
