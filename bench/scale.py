@@ -459,9 +459,10 @@ def report_lines(results, args):
            "N copies of the sample, each its own file with its own name, "
            "one `<Location /p/NNNNN/api/v1>` each%s, and one static file, "
            "on the event MPM (Debian's mpm_event.conf settings); "
-           "`bench/scale.py`, docs/performance.md#scale. Silence: the "
-           "longest gap between answers of the static file, requested in "
-           "a loop from before the command until the changed profiles "
+           "`bench/scale.py`; method in docs/performance.md (Scale). "
+           "Silence: the longest gap between answers of the static "
+           "file, requested in a loop from before the command until the "
+           "changed profiles "
            "answer their new data. req/s: wrk, %d connections, median of "
            "%d rounds of %d s on the last profile's `/profile`, server on "
            "CPU %s, wrk on CPU %s." % (
