@@ -185,17 +185,31 @@ static int same_everywhere(const pc_texts_t *tx, const pc_text_t *t)
 /* Translation str of text t, translated from src: a credential's words
  * alone ("Licenciatura") get the dates that end src, written as the
  * language writes dates ("Licenciatura · 1 jun. 2011 – 1 ene. 2014"),
- * so that no translator retypes a date.  A translation with a " · " of
- * its own, or in a language without date words, is taken as it is. */
+ * and so do words followed by src's dates as src writes them (a source
+ * copied, then its words translated), so that no translator retypes a
+ * date.  Any other translation with a " · " of its own, or one in a
+ * language without date words, is taken as it is. */
 static const char *with_dates(const pc_text_t *t, const char *lang,
                               const char *src, const char *str,
                               apr_pool_t *p)
 {
-    const char *s, *e;
+    const char *s, *e, *tail, *sep;
+    size_t n;
 
-    if (strcmp(t->field, "credential") != 0 || strstr(str, JR_SEP) != NULL
+    if (strcmp(t->field, "credential") != 0
         || profile_date_words(lang) == NULL
         || !pc_po_trailing_period(&s, &e, src, p)) {
+        return str;
+    }
+    for (tail = src, sep = strstr(src, JR_SEP); sep != NULL;
+         sep = strstr(sep + 1, JR_SEP)) {
+        tail = sep;
+    }
+    n = strlen(str);
+    if (n > strlen(tail) && strcmp(str + n - strlen(tail), tail) == 0) {
+        str = apr_pstrmemdup(p, str, n - strlen(tail));
+    }
+    else if (strstr(str, JR_SEP) != NULL) {
         return str;
     }
     return apr_pstrcat(p, str, JR_SEP, pc_jr_format_period(s, e, lang, p),

@@ -238,6 +238,17 @@ def test_no_date_reaches_the_translator(tmp_path):
     assert cp.returncode == 0, cp.stderr
     assert json.loads(out.read_text(encoding="utf-8"))["education"][0][
         "credential"]["es"] == "Grado · 1 jun. 2011 – 1 ene. 2014"
+    # A translator who copied the source and translated its words: the
+    # source's dates become Spanish ones too.
+    copied = po.read_text(encoding="utf-8").replace(
+        'msgstr "Grado"', 'msgstr "Grado · 1 Jun 2011 – 1 Jan 2014"')
+    po2 = tmp_path / "copied.po"
+    po2.write_text(copied, encoding="utf-8")
+    out2 = tmp_path / "out2.json"
+    cp = profilectl("import-po", po2, path, "-o", out2)
+    assert cp.returncode == 0, cp.stderr
+    assert json.loads(out2.read_text(encoding="utf-8"))["education"][0][
+        "credential"]["es"] == "Grado · 1 jun. 2011 – 1 ene. 2014"
     # The same PO again changes nothing (the dates are not a change).
     again = tmp_path / "again.json"
     cp = profilectl("import-po", po, out, "-o", again)
