@@ -338,28 +338,36 @@ static const char *written_at(cmd_parms *cmd, const char *arg)
                         cmd->directive->filename);
 }
 
+/* A server default of the ProfileData lines' `option`: `yes` sets
+ * *field to 1, `no` to 0, anything else is `usage`. */
+static const char *server_default(cmd_parms *cmd, const char *arg,
+                                  const char *option, const char *yes,
+                                  const char *no, const char *usage,
+                                  int *field, const char **at)
+{
+    const char *err = server_default_only(cmd, option);
+
+    if (err != NULL) {
+        return err;
+    }
+    if (strcasecmp(arg, yes) != 0 && strcasecmp(arg, no) != 0) {
+        return usage;
+    }
+    *field = strcasecmp(arg, yes) == 0;
+    *at = written_at(cmd, arg);
+    return NULL;
+}
+
 static const char *set_bad_data(cmd_parms *cmd, void *dconf,
                                 const char *arg)
 {
     profile_srv_conf_t *sc = ap_get_module_config(cmd->server->module_config,
                                                   &profile_module);
-    const char *err = server_default_only(cmd, "bad=keep|refuse");
 
     (void)dconf;
-    if (err != NULL) {
-        return err;
-    }
-    if (strcasecmp(arg, "refuse") == 0) {
-        sc->refuse = 1;
-    }
-    else if (strcasecmp(arg, "keep") == 0) {
-        sc->refuse = 0;
-    }
-    else {
-        return "ProfileBadData: expected keep or refuse";
-    }
-    sc->refuse_at = written_at(cmd, arg);
-    return NULL;
+    return server_default(cmd, arg, "bad=keep|refuse", "refuse", "keep",
+                          "ProfileBadData: expected keep or refuse",
+                          &sc->refuse, &sc->refuse_at);
 }
 
 static const char *set_compression(cmd_parms *cmd, void *dconf,
@@ -367,23 +375,11 @@ static const char *set_compression(cmd_parms *cmd, void *dconf,
 {
     profile_srv_conf_t *sc = ap_get_module_config(cmd->server->module_config,
                                                   &profile_module);
-    const char *err = server_default_only(cmd, "compress=on|off");
 
     (void)dconf;
-    if (err != NULL) {
-        return err;
-    }
-    if (strcasecmp(arg, "on") == 0) {
-        sc->compress = 1;
-    }
-    else if (strcasecmp(arg, "off") == 0) {
-        sc->compress = 0;
-    }
-    else {
-        return "ProfileCompression: expected On or Off";
-    }
-    sc->compress_at = written_at(cmd, arg);
-    return NULL;
+    return server_default(cmd, arg, "compress=on|off", "on", "off",
+                          "ProfileCompression: expected On or Off",
+                          &sc->compress, &sc->compress_at);
 }
 
 static const char *set_max_data_size(cmd_parms *cmd, void *dconf,
