@@ -35,8 +35,8 @@ apr_status_t profile_data_open(apr_file_t **f, apr_finfo_t *fi,
                                apr_pool_t *p)
 {
     const apr_int32_t wanted = APR_FINFO_TYPE | APR_FINFO_SIZE
-                               | APR_FINFO_MTIME | APR_FINFO_DEV
-                               | APR_FINFO_INODE;
+                               | APR_FINFO_MTIME | APR_FINFO_CTIME
+                               | APR_FINFO_DEV | APR_FINFO_INODE;
     apr_finfo_t opened;
     apr_status_t rv;
     char ebuf[256];

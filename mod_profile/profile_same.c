@@ -36,10 +36,12 @@ static int same_pages(const profile_store_t *st,
     return 1;
 }
 
-int profile_same_file(const profile_store_t *st, const char *st_build,
-                      const char *path, const char *build,
-                      const profile_load_opts_t *opts, apr_time_t *mtime,
-                      apr_pool_t *ptemp)
+/* How far before its reading a file's times must be for them alone to
+ * say it is unchanged (profile_same.h). */
+#define SETTLED APR_TIME_C(2000000)
+
+int profile_same_bytes(const profile_store_t *st, const char *path,
+                       apr_time_t *mtime, apr_pool_t *ptemp)
 {
     unsigned char md5[APR_MD5_DIGESTSIZE];
     apr_md5_ctx_t ctx;
@@ -51,11 +53,20 @@ int profile_same_file(const profile_store_t *st, const char *st_build,
     char *buf;
     int same = 0;
 
-    if (build[0] == '\0' || strcmp(build, st_build) != 0
-        || st->compressed != opts->compress
-        || !same_pages(st, opts)
-        || (opts->max_size > 0 && (apr_off_t)st->size > opts->max_size)
-        || profile_data_open(&f, &fi, &why, path, ptemp) != APR_SUCCESS) {
+    if (apr_stat(&fi, path, APR_FINFO_TYPE | APR_FINFO_SIZE
+                 | APR_FINFO_MTIME | APR_FINFO_CTIME | APR_FINFO_DEV
+                 | APR_FINFO_INODE, ptemp) == APR_SUCCESS
+        && fi.filetype == APR_REG && st->ino != 0
+        && (apr_uint64_t)fi.device == st->dev
+        && (apr_uint64_t)fi.inode == st->ino
+        && fi.size == (apr_off_t)st->size
+        && fi.mtime == st->mtime && fi.ctime == st->ctime
+        && st->ctime < st->read_at - SETTLED
+        && st->mtime < st->read_at - SETTLED) {
+        *mtime = fi.mtime;
+        return 1;
+    }
+    if (profile_data_open(&f, &fi, &why, path, ptemp) != APR_SUCCESS) {
         return 0;                   /* (the load says why) */
     }
     if (fi.size == (apr_off_t)st->size) {
@@ -73,4 +84,18 @@ int profile_same_file(const profile_store_t *st, const char *st_build,
     }
     apr_file_close(f);
     return same;
+}
+
+int profile_same_file(const profile_store_t *st, const char *st_build,
+                      const char *path, const char *build,
+                      const profile_load_opts_t *opts, apr_time_t *mtime,
+                      apr_pool_t *ptemp)
+{
+    if (build[0] == '\0' || strcmp(build, st_build) != 0
+        || st->compressed != opts->compress
+        || !same_pages(st, opts)
+        || (opts->max_size > 0 && (apr_off_t)st->size > opts->max_size)) {
+        return 0;                   /* (the load says why) */
+    }
+    return profile_same_bytes(st, path, mtime, ptemp);
 }

@@ -391,6 +391,7 @@ apr_status_t profile_store_load(profile_store_t **out, const char **errmsg,
     apr_pool_t *tmp;
     char *buf = NULL;
     apr_size_t got = 0;
+    apr_time_t read_at;
     const char *why;
     char ebuf[256];
 
@@ -422,6 +423,7 @@ apr_status_t profile_store_load(profile_store_t **out, const char **errmsg,
     /* Bytes to keep are read once, into the store's pool (which the
      * caller destroys after a refusal). */
     buf = apr_palloc(o->bytes ? p : tmp, (apr_size_t)fi.size + 1);
+    read_at = apr_time_now();
     rv = apr_file_read_full(f, buf, (apr_size_t)fi.size, &got);
     if (rv != APR_SUCCESS && rv != APR_EOF) {
         refused_whole(errmsg, o, path, rv, apr_pstrcat(p, "cannot read the "
@@ -431,6 +433,12 @@ apr_status_t profile_store_load(profile_store_t **out, const char **errmsg,
     }
     rv = profile_store_parse_opts(out, errmsg, buf, got, path, fi.mtime, o,
                                   p);
+    if (rv == APR_SUCCESS && *out != NULL) {
+        (*out)->dev = (apr_uint64_t)fi.device;
+        (*out)->ino = (apr_uint64_t)fi.inode;
+        (*out)->ctime = fi.ctime;
+        (*out)->read_at = read_at;
+    }
     if (rv == APR_SUCCESS && o->bytes != NULL) {
         buf[got] = '\0';
         *o->bytes = buf;

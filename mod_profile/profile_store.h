@@ -104,7 +104,7 @@ typedef enum {
 #if defined(PROFILE_TEST_LAYOUT_VARIANT)
 #define PROFILE_STORE_LAYOUT 1001
 #else
-#define PROFILE_STORE_LAYOUT 3
+#define PROFILE_STORE_LAYOUT 4
 #endif
 
 typedef struct {
@@ -117,6 +117,10 @@ typedef struct {
     apr_size_t size;            /* bytes of the file it was parsed from */
     unsigned char md5[APR_MD5_DIGESTSIZE]; /* their MD5: does the file
                                  * still hold them? */
+    apr_uint64_t dev, ino;      /* the file read (0, 0: a buffer) */
+    apr_time_t ctime;           /* its change time then */
+    apr_time_t read_at;         /* when it was read (profile_compiled.h
+                                 * says why) */
     int nlangs;
     const char **langs;         /* declared order; [0] is the default */
     int fallback;               /* the fallback language's index in

@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * profile_compiled.c -- a store written to a compiled file and mapped
+ * back (profile_compiled.h says when and why).
+ *
+ * The file: a header (head_t: what it is, where its parts are, what the
+ * data file was when it was read), the key and a NUL, then the tape of
+ * 64-bit words that walks the store (profile_compiled_tape.c), then the
+ * blob area, which also holds the data file's bytes.  Only the build
+ * that wrote a file reads it (the key says the build), so words are
+ * native; every part is checked against the file's size before use.
+ *
+ * Pure core: libc and APR only; never an httpd header.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <apr_file_io.h>
+#include <apr_mmap.h>
+#include <apr_sha1.h>
+#include <apr_strings.h>
+
+#include "profile_compiled.h"
+#include "profile_compiled_int.h"
+#include "profile_data.h"
+#include "profile_same.h"
+
+#define MAGIC "mod_profile/pcs\n"   /* 16 bytes */
+#define VERSION 1
+
+typedef struct {
+    char magic[16];
+    apr_uint32_t version, layout;
+    apr_uint64_t total;             /* the file's size */
+    apr_uint64_t key_len;           /* the key follows, then a NUL */
+    apr_uint64_t tape_off, tape_n;  /* words */
+    apr_uint64_t blob_off, blob_len;
+    apr_uint64_t bytes_off, bytes_len; /* the data file's, in the blobs
+                                     * (offset plus one) */
+    apr_uint64_t size, dev, ino;    /* the data file when read */
+    apr_int64_t mtime, ctime, read_at;
+    unsigned char md5[APR_MD5_DIGESTSIZE];
+} head_t;
+
+const char *profile_compiled_name(const char *dir, const char *path,
+                                  const char *key, apr_pool_t *p)
+{
+    unsigned char d[APR_SHA1_DIGESTSIZE];
+    char hex[2 * APR_SHA1_DIGESTSIZE + 1];
+    apr_sha1_ctx_t c;
+    int i;
+
+    apr_sha1_init(&c);
+    apr_sha1_update_binary(&c, (const unsigned char *)path, strlen(path) + 1);
+    apr_sha1_update_binary(&c, (const unsigned char *)key, strlen(key));
+    apr_sha1_final(d, &c);
+    for (i = 0; i < APR_SHA1_DIGESTSIZE; i++) {
+        apr_snprintf(hex + 2 * i, 3, "%02x", d[i]);
+    }
+    return apr_pstrcat(p, dir, "/", hex, ".pcs", NULL);
+}
+
+/* The key as the file holds it: the data file's path, a NUL, the key. */
+static char *full_key(const char *path, const char *key, apr_size_t *len,
+                      apr_pool_t *p)
+{
+    apr_size_t pl = strlen(path), kl = strlen(key);
+    char *s = apr_palloc(p, pl + kl + 2);
+
+    memcpy(s, path, pl + 1);
+    memcpy(s + pl + 1, key, kl + 1);
+    *len = pl + 1 + kl;
+    return s;
+}
+
+apr_status_t profile_compiled_write(const profile_store_t *st,
+                                    const char *bytes, apr_size_t len,
+                                    const char *file, const char *path,
+                                    const char *key, const char **why,
+                                    apr_pool_t *p)
+{
+    pc_wr_t w;
+    head_t h;
+    apr_file_t *f = NULL;
+    apr_status_t rv;
+    apr_size_t klen;
+    char *tmp, *fk = full_key(path, key, &klen, p), ebuf[256];
+    static const char zeros[8] = {0};
+    apr_uint64_t pad;
+
+    memset(&w, 0, sizeof(w));
+    memset(&h, 0, sizeof(h));
+    pc_put_store(&w, st);
+    h.bytes_off = pc_blob(&w, bytes, len);
+    if (w.failed) {
+        free(w.tape);
+        free(w.blob);
+        *why = "out of memory";
+        return APR_ENOMEM;
+    }
+    memcpy(h.magic, MAGIC, sizeof(h.magic));
+    h.version = VERSION;
+    h.layout = PROFILE_STORE_LAYOUT;
+    h.key_len = klen;
+    h.tape_off = (sizeof(h) + klen + 1 + 7) & ~(apr_uint64_t)7;
+    pad = h.tape_off - (sizeof(h) + klen + 1);
+    h.tape_n = w.n;
+    h.blob_off = h.tape_off + w.n * sizeof(apr_uint64_t);
+    h.blob_len = w.blen;
+    h.total = h.blob_off + w.blen;
+    h.bytes_len = len;
+    h.size = st->size;
+    h.dev = st->dev;
+    h.ino = st->ino;
+    h.mtime = st->mtime;
+    h.ctime = st->ctime;
+    h.read_at = st->read_at;
+    memcpy(h.md5, st->md5, sizeof(h.md5));
+    tmp = apr_pstrcat(p, file, ".XXXXXX", NULL);
+    rv = apr_file_mktemp(&f, tmp, APR_FOPEN_CREATE | APR_FOPEN_WRITE
+                         | APR_FOPEN_EXCL | APR_FOPEN_BINARY
+                         | APR_FOPEN_BUFFERED, p);
+    if (rv == APR_SUCCESS) {
+        struct iovec v[5] = {
+            {&h, sizeof(h)}, {fk, klen + 1}, {(void *)zeros, (size_t)pad},
+            {w.tape, w.n * sizeof(apr_uint64_t)}, {w.blob, w.blen}};
+        apr_size_t n;
+
+        rv = apr_file_writev_full(f, v, 5, &n);
+        if (apr_file_close(f) != APR_SUCCESS && rv == APR_SUCCESS) {
+            rv = APR_EGENERAL;
+        }
+        if (rv == APR_SUCCESS) {
+            rv = apr_file_rename(tmp, file, p);
+        }
+        if (rv != APR_SUCCESS) {
+            apr_file_remove(tmp, p);
+        }
+    }
+    free(w.tape);
+    free(w.blob);
+    if (rv != APR_SUCCESS) {
+        *why = apr_psprintf(p, "cannot write %s: %s", file,
+                            apr_strerror(rv, ebuf, sizeof(ebuf)));
+    }
+    return rv;
+}
+
+
+apr_status_t profile_compiled_map(profile_store_t **out, const char **bytes,
+                                  apr_size_t *len, const char *file,
+                                  const char *path, const char *key,
+                                  const char **why, apr_pool_t *p)
+{
+    apr_file_t *f;
+    apr_finfo_t fi;
+    apr_mmap_t *mm = NULL;
+    apr_status_t rv;
+    const head_t *h;
+    const char *base;
+    apr_size_t klen;
+    char *fk = full_key(path, key, &klen, p), ebuf[256];
+    profile_store_t *st;
+
+    *out = NULL;
+    rv = apr_file_open(&f, file, APR_FOPEN_READ | APR_FOPEN_BINARY,
+                       APR_OS_DEFAULT, p);
+    if (rv != APR_SUCCESS) {
+        *why = apr_pstrcat(p, "none (", apr_strerror(rv, ebuf, sizeof(ebuf)),
+                           ")", NULL);
+        return rv;
+    }
+    rv = apr_file_info_get(&fi, APR_FINFO_SIZE | APR_FINFO_TYPE, f);
+    if (rv == APR_SUCCESS && (fi.filetype != APR_REG
+                              || fi.size < (apr_off_t)sizeof(head_t))) {
+        rv = APR_EINVAL;
+    }
+    if (rv == APR_SUCCESS) {
+        rv = apr_mmap_create(&mm, f, 0, (apr_size_t)fi.size, APR_MMAP_READ,
+                             p);
+    }
+    apr_file_close(f);
+    if (rv != APR_SUCCESS) {
+        *why = "not a compiled file";
+        return rv;
+    }
+    base = mm->mm;
+    h = (const head_t *)base;
+    /* Every part inside the file, in order, before anything is read. */
+    if (memcmp(h->magic, MAGIC, sizeof(h->magic)) != 0
+        || h->version != VERSION || h->layout != PROFILE_STORE_LAYOUT
+        || h->total != (apr_uint64_t)fi.size) {
+        *why = "another format, or cut short";
+        goto bad;
+    }
+    if (h->key_len != klen || h->key_len > h->total - sizeof(*h) - 1
+        || memcmp(base + sizeof(*h), fk, klen + 1) != 0) {
+        *why = "compiled for another build or other options";
+        goto bad;
+    }
+    if (h->tape_off % 8 != 0 || h->tape_off < sizeof(*h) + klen + 1
+        || h->tape_off > h->total
+        || h->tape_n > (h->total - h->tape_off) / 8
+        || h->blob_off != h->tape_off + h->tape_n * 8
+        || h->blob_len != h->total - h->blob_off
+        || h->bytes_off == 0 || h->bytes_off - 1 > h->blob_len
+        || h->bytes_len >= h->blob_len - (h->bytes_off - 1)
+        || h->bytes_len != h->size) {
+        *why = "damaged";
+        goto bad;
+    }
+    st = pc_get_store((const apr_uint64_t *)(base + h->tape_off), h->tape_n,
+                      base + h->blob_off, h->blob_len, p);
+    if (st == NULL) {
+        *why = "damaged";
+        goto bad;
+    }
+    st->path = apr_pstrdup(p, path);
+    st->size = (apr_size_t)h->size;
+    st->dev = h->dev;
+    st->ino = h->ino;
+    st->mtime = h->mtime;
+    st->ctime = h->ctime;
+    st->read_at = h->read_at;
+    memcpy(st->md5, h->md5, sizeof(st->md5));
+    *bytes = base + h->blob_off + h->bytes_off - 1;
+    *len = (apr_size_t)h->bytes_len;
+    *out = st;
+    return APR_SUCCESS;
+
+bad:
+    apr_mmap_delete(mm);
+    return APR_EINVAL;
+}
+
+apr_status_t profile_compiled_load(profile_store_t **out,
+                                   const char **errmsg,
+                                   profile_compiled_how_e *how,
+                                   const char **why, const char *path,
+                                   const profile_load_opts_t *opts,
+                                   const char *dir, const char *key,
+                                   apr_pool_t *p)
+{
+    profile_load_opts_t o = *opts;
+    profile_store_t *st = NULL;
+    const char *file, *bytes = NULL, *werr = NULL;
+    apr_size_t len = 0;
+    apr_time_t mtime;
+    apr_pool_t *mp;
+    apr_status_t rv;
+
+    *out = NULL;
+    *how = PROFILE_COMPILED_LOADED;
+    *why = NULL;
+    if (dir == NULL) {
+        return profile_store_load(out, errmsg, path, opts, p);
+    }
+    file = profile_compiled_name(dir, path, key, p);
+    /* The mapping goes with mp unless it is used. */
+    if (apr_pool_create(&mp, p) != APR_SUCCESS) {
+        return profile_store_load(out, errmsg, path, opts, p);
+    }
+    if (profile_compiled_map(&st, &bytes, &len, file, path, key, why, mp)
+        == APR_SUCCESS) {
+        if (opts->max_size > 0 && (apr_off_t)st->size > opts->max_size) {
+            *why = "over ProfileMaxDataSize";
+        }
+        else if (!profile_same_bytes(st, path, &mtime, mp)) {
+            *why = "stale: the data file changed since";
+        }
+        else {
+            *how = PROFILE_COMPILED_MAPPED;
+            if (!opts->render) {
+                apr_pool_destroy(mp);
+                return APR_SUCCESS;
+            }
+            /* Last-Modified is the file's (a touch moves it). */
+            st->mtime = mtime;
+            if (opts->bytes != NULL) {
+                *opts->bytes = bytes;
+                *opts->len = len;
+            }
+            *out = st;
+            return APR_SUCCESS;
+        }
+    }
+    apr_pool_destroy(mp);
+    /* Loaded, and rendered to be compiled even when only validating. */
+    o.render = 1;
+    o.bytes = &bytes;
+    o.len = &len;
+    rv = profile_store_load(&st, errmsg, path, &o, p);
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    if (profile_compiled_write(st, bytes, len, file, path, key, &werr, p)
+        == APR_SUCCESS) {
+        *how = PROFILE_COMPILED_WRITTEN;
+    }
+    *why = werr;
+    if (opts->bytes != NULL) {
+        *opts->bytes = bytes;
+        *opts->len = len;
+    }
+    *out = opts->render ? st : NULL;
+    return APR_SUCCESS;
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * profile_compiled.h -- a loaded store kept in a file, "compiled", and
+ * mapped back read-only (issue 35): the work of a load done while the
+ * running server still serves (configtest, `httpd -k graceful` before
+ * it signals, the first of httpd's two readings at start-up), so that
+ * the reading the server runs with maps what is fresh instead of
+ * parsing, rendering and compressing it all again.
+ *
+ * One compiled file per data file and way of loading it: its name is the
+ * SHA-1 of the data file's path and of `key`, which says everything
+ * besides the file's bytes that a load depends on (the build of the
+ * module, the store's layout, compress=, the places of the pages).  It
+ * holds the key itself (checked, never trusted from the name), what the
+ * data file was when it was read (device, inode, size, times, MD5 of the
+ * bytes), the bytes themselves (what another build loads after an
+ * upgrade: CONTRACT §9) and the store's every body.  It is written to a
+ * temporary file and renamed into place, so a reader sees a whole file
+ * or none.  A compiled file is fresh when the data file still holds the
+ * bytes it was compiled from: by its identity and times where those were
+ * settled well before it was read (a later write moves the change time,
+ * which no tool sets back), else by the MD5 of its bytes.  Anything else
+ * (another key, a short, corrupt or foreign file) is not used, and the
+ * data file is loaded as profile_store_load() loads it.
+ *
+ * Reading a compiled file checks every offset and count against the
+ * file's size before it is used: a damaged file is refused, never
+ * followed.
+ *
+ * Pure core: libc and APR only; never an httpd header.
+ */
+#ifndef PROFILE_COMPILED_H
+#define PROFILE_COMPILED_H
+
+#include <apr_pools.h>
+
+#include "profile_store.h"
+
+/* How profile_compiled_load() got its store. */
+typedef enum {
+    PROFILE_COMPILED_MAPPED,    /* a fresh compiled file, mapped */
+    PROFILE_COMPILED_WRITTEN,   /* loaded, and compiled for next time */
+    PROFILE_COMPILED_LOADED     /* loaded; not compiled (no directory, or
+                                 * it could not be written: *why says) */
+} profile_compiled_how_e;
+
+/* Loads the data file at `path` as profile_store_load() does with
+ * `opts`, through the compiled file of (path, key) in `dir` (NULL: none):
+ * maps it when it is fresh, else loads the file and, where the load
+ * renders and succeeds, writes it.  With opts->render 0 (validating) a
+ * fresh compiled file is a good file (*out NULL); a stale one is
+ * replaced by a rendering load, or (*why set) the file is validated
+ * only.  *how says which; *why (may be NULL) says why a compiled file was
+ * not written or not used, or is NULL.  The mapping lives as long as p. */
+apr_status_t profile_compiled_load(profile_store_t **out,
+                                   const char **errmsg,
+                                   profile_compiled_how_e *how,
+                                   const char **why, const char *path,
+                                   const profile_load_opts_t *opts,
+                                   const char *dir, const char *key,
+                                   apr_pool_t *p);
+
+/* The compiled file's name in `dir` for (path, key). */
+const char *profile_compiled_name(const char *dir, const char *path,
+                                  const char *key, apr_pool_t *p);
+
+/* Writes st, loaded from `bytes` (len of them), as the compiled file
+ * `file` for (path, key), atomically.  APR_SUCCESS or why not (*why). */
+apr_status_t profile_compiled_write(const profile_store_t *st,
+                                    const char *bytes, apr_size_t len,
+                                    const char *file, const char *path,
+                                    const char *key, const char **why,
+                                    apr_pool_t *p);
+
+/* Maps the compiled file `file` of (path, key) into a store in p (its
+ * path set to `path`), with *bytes and *len the data file's bytes it
+ * holds.  APR_SUCCESS, or an error with *why. */
+apr_status_t profile_compiled_map(profile_store_t **out, const char **bytes,
+                                  apr_size_t *len, const char *file,
+                                  const char *path, const char *key,
+                                  const char **why, apr_pool_t *p);
+
+#endif

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * profile_compiled_int.h -- what profile_compiled.c (the file) and
+ * profile_compiled_tape.c (the store's walk) share.
+ *
+ * Pure core: libc and APR only; never an httpd header.
+ */
+#ifndef PROFILE_COMPILED_INT_H
+#define PROFILE_COMPILED_INT_H
+
+#include <apr_pools.h>
+
+#include "profile_store.h"
+
+#define PC_MAX_LANGS 64
+
+/* A tape and blobs being written (malloc'd; the writer frees them). */
+typedef struct {
+    apr_uint64_t *tape;
+    apr_size_t n, cap;
+    char *blob;
+    apr_size_t blen, bcap;
+    const char *slice_of[PC_MAX_LANGS]; /* the current collection's bytes */
+    apr_uint64_t slice_at[PC_MAX_LANGS];
+    apr_size_t slice_len[PC_MAX_LANGS];
+    int nslices;
+    int failed;                 /* out of memory */
+} pc_wr_t;
+
+/* Appends st's walk to w. */
+void pc_put_store(pc_wr_t *w, const profile_store_t *st);
+/* Appends len bytes and a NUL to w's blobs; their offset plus one. */
+apr_uint64_t pc_blob(pc_wr_t *w, const void *data, apr_size_t len);
+/* The store the tape[n] and blob[blen] hold, in p (pointing into blob),
+ * or NULL when they are not one. */
+profile_store_t *pc_get_store(const apr_uint64_t *tape, apr_uint64_t n,
+                              const char *blob, apr_uint64_t blen,
+                              apr_pool_t *p);
+
+#endif
