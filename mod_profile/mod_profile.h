@@ -131,6 +131,8 @@ typedef struct {
     apr_hash_t *files;              /* path -> profile_data_t */
     apr_array_header_t *settings;   /* profile_setting_t, as written */
     apr_off_t max_data_size;        /* ProfileMaxDataSize */
+    const char *compiled_dir;       /* ProfileCompiledDir; NULL: unset,
+                                     * "": off */
     int server_status;              /* ProfileServerStatus */
     int running;                    /* the served generation, loaded */
 } profile_mod_conf_t;

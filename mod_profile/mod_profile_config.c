@@ -401,6 +401,24 @@ static const char *set_max_data_size(cmd_parms *cmd, void *dconf,
     return NULL;
 }
 
+static const char *set_compiled_dir(cmd_parms *cmd, void *dconf,
+                                    const char *arg)
+{
+    const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
+
+    (void)dconf;
+    if (err == NULL) {
+        profile_mod_conf(cmd->pool)->compiled_dir =
+            strcasecmp(arg, "off") == 0 ? ""
+            : ap_server_root_relative(cmd->pool, arg);
+        if (profile_mod_conf(cmd->pool)->compiled_dir == NULL) {
+            return apr_pstrcat(cmd->pool, "ProfileCompiledDir: invalid "
+                               "path ", arg, NULL);
+        }
+    }
+    return err;
+}
+
 static const char *set_server_status(cmd_parms *cmd, void *dconf, int on)
 {
     const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
@@ -438,6 +456,9 @@ const command_rec profile_cmds[] = {
     AP_INIT_TAKE1("ProfileMaxDataSize", set_max_data_size, NULL, RSRC_CONF,
                   "largest data file accepted, in bytes (K, M, G allowed; "
                   "default 64M, at most 1G)"),
+    AP_INIT_TAKE1("ProfileCompiledDir", set_compiled_dir, NULL, RSRC_CONF,
+                  "where the data files' compiled forms are kept (default "
+                  "mod_profile in DefaultRuntimeDir), or Off"),
     AP_INIT_FLAG("ProfileServerStatus", set_server_status, NULL, RSRC_CONF,
                  "On (default): a section in mod_status's page; Off: none"),
     AP_INIT_TAKE1("ProfileBasePath", set_base_path, NULL,

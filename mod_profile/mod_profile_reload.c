@@ -38,6 +38,7 @@
 
 #include "mod_profile.h"
 #include "profile_args.h"
+#include "profile_compiled.h"
 #include "profile_data.h"
 #include "profile_same.h"
 #include "profile_validate.h"
@@ -59,20 +60,66 @@ static const char *named_at(const profile_data_t *d, apr_pool_t *p)
     return s;
 }
 
+/* Where compiled forms are kept (ProfileCompiledDir, profile_compiled.h),
+ * or NULL: none (Off, the build unknown, or a directory that cannot be
+ * used, which the reading the server runs with says). */
+static const char *compiled_dir(const char *build, server_rec *s,
+                                apr_pool_t *p)
+{
+    profile_mod_conf_t *mc = profile_mod_conf(NULL);
+    const char *dir = mc->compiled_dir ? mc->compiled_dir
+                      : ap_runtime_dir_relative(p, "mod_profile");
+    const char *why;
+
+    if (dir == NULL || dir[0] == '\0' || build[0] == '\0') {
+        return NULL;
+    }
+    if ((why = profile_compiled_dir(dir, p)) != NULL) {
+        if (ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_CONFIG) {
+            ap_log_error(APLOG_MARK, APLOG_WARNING, 0, s, PROFILE_LOGNO(0013)
+                         "ProfileCompiledDir: %s; every data file is "
+                         "loaded after the restart signal (slower "
+                         "reloads)", why);
+        }
+        return NULL;
+    }
+    return dir;
+}
+
+/* What besides its bytes d's compiled form depends on: the build and
+ * the options that shape a store. */
+static const char *compiled_key(const profile_data_t *d, const char *build,
+                                apr_pool_t *p)
+{
+    const char *k = apr_psprintf(p, "build %s\ncompress %d\n", build,
+                                 d->compress);
+    int i;
+
+    for (i = 0; i < d->pages->nelts; i++) {
+        const profile_page_where_t *w =
+            &APR_ARRAY_IDX(d->pages, i, profile_page_where_t);
+
+        k = apr_pstrcat(p, k, "page ", w->url, " ", w->assets, "\n", NULL);
+    }
+    return k;
+}
+
 /* A reading that will not run: validates, and on error says so on
  * stderr (no error log is open yet).  One problem is one line; several
  * are a line saying how many, then one line each (the first ten, then
  * "and N more": the store's message). */
 static int validate(const profile_data_t *d, apr_off_t max_size,
-                    apr_pool_t *ptemp)
+                    const char *dir, const char *build, apr_pool_t *ptemp)
 {
-    profile_load_opts_t opts = {.render = 0, .compress = 0};
+    profile_load_opts_t opts = {.render = 0};
     profile_store_t *unused = NULL;
-    const char *err = NULL, *what, *line;
+    profile_compiled_how_e how;
+    const char *err = NULL, *what, *line, *why;
     int level = APLOG_STARTUP | (d->refuse_at ? APLOG_ERR : APLOG_WARNING);
     apr_pool_t *p;
     char *state;
 
+    opts.compress = d->compress;
     opts.max_size = max_size;
     opts.problems = profile_problems_make(ptemp, PROFILE_PROBLEMS_SHOWN);
     /* (The estimate counts the pages: the load's verdict.) */
@@ -82,7 +129,11 @@ static int validate(const profile_data_t *d, apr_off_t max_size,
         err = "out of memory";
     }
     else {
-        profile_store_load(&unused, &err, d->path, &opts, p);
+        /* A good file is compiled here, while the running server still
+         * serves: the restart then maps it. */
+        profile_compiled_load(&unused, &err, &how, &why, d->path, &opts,
+                              dir, dir ? compiled_key(d, build, ptemp) : "",
+                              p);
     }
     if (err == NULL) {
         apr_pool_destroy(p);
@@ -146,12 +197,13 @@ static void load_kept(profile_data_t *d, profile_holder_t *h,
  * the file still holds its bytes, else loads, or keeps the last good
  * data after a failed load (d->error says why). */
 static void load(profile_data_t *d, profile_holder_t *h, const char *build,
-                 apr_off_t max_size, server_rec *s, apr_pool_t *pconf,
-                 apr_pool_t *ptemp)
+                 apr_off_t max_size, const char *dir, const char *key,
+                 server_rec *s, apr_pool_t *pconf, apr_pool_t *ptemp)
 {
     profile_load_opts_t opts = {.render = 1};
     profile_store_t *store = NULL;
-    const char *err = NULL, *bytes = NULL;
+    profile_compiled_how_e how;
+    const char *err = NULL, *bytes = NULL, *why = NULL;
     apr_size_t len = 0;
     apr_pool_t *np = NULL;
     apr_time_t t0 = apr_time_now(), mtime;
@@ -188,8 +240,8 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
     if (profile_pool_create_own(&np, h->kept.pool) != APR_SUCCESS) {
         err = "out of memory";
     }
-    else if (profile_store_load(&store, &err, d->path, &opts, np)
-             == APR_SUCCESS) {
+    else if (profile_compiled_load(&store, &err, &how, &why, d->path, &opts,
+                                   dir, key, np) == APR_SUCCESS) {
         /* The bytes too, those loaded, in the store's pool: what another
          * build loads should this file be bad after an upgrade. */
         h->kept.bytes = bytes;
@@ -208,10 +260,12 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
         d->store = store;
         /* (LogLevel profile:info shows it.) */
         ap_log_error(APLOG_MARK, APLOG_INFO, 0, s, PROFILE_LOGNO(0006)
-                     "ProfileData %s: loaded in %.3f s, %s", d->path,
-                     h->kept.loaded_in / 1e6, store->compressed
+                     "ProfileData %s: loaded in %.3f s%s, %s%s%s", d->path,
+                     h->kept.loaded_in / 1e6, how == PROFILE_COMPILED_MAPPED
+                     ? " from its compiled form" : "", store->compressed
                      ? "with gzip and br forms"
-                     : "no compressed forms (compress=off)");
+                     : "no compressed forms (compress=off)",
+                     why ? "; compiled form: " : "", why ? why : "");
         return;
     }
     /* Said at every restart, one line: the first problem and how many
@@ -271,19 +325,23 @@ int profile_reload_check_config(apr_pool_t *pconf, apr_pool_t *plog,
 {
     profile_mod_conf_t *mc = profile_mod_conf(NULL);
     apr_hash_index_t *hi;
+    char build[PROFILE_BUILD_LEN];
+    const char *dir;
     int rv = OK;
 
     (void)pconf;
     (void)plog;
-    (void)s;
     profile_conf_files(ptemp);
     if (mc == NULL
         || ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_CONFIG
         || stopping(ptemp)) {
         return OK;
     }
+    profile_module_build(build, sizeof(build), ptemp);
+    dir = compiled_dir(build, s, ptemp);
     for (hi = apr_hash_first(ptemp, mc->files); hi; hi = apr_hash_next(hi)) {
-        if (validate(apr_hash_this_val(hi), mc->max_data_size, ptemp) != OK) {
+        if (validate(apr_hash_this_val(hi), mc->max_data_size, dir, build,
+                     ptemp) != OK) {
             rv = !OK;
         }
     }
@@ -321,7 +379,9 @@ int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *plog,
     profile_mod_conf_t *mc = profile_mod_conf(NULL);
     int gen = ap_state_query(AP_SQ_CONFIG_GEN);
     apr_hash_index_t *hi;
+    apr_hash_t *in_use = apr_hash_make(ptemp);
     char build[PROFILE_BUILD_LEN];
+    const char *dir;
     int rv = OK;
 
     (void)plog;
@@ -337,18 +397,25 @@ int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *plog,
                  "jansson %s (built with %s)", PROFILE_VERSION, gen,
                  jansson_version_str(), JANSSON_VERSION);
     profile_module_build(build, sizeof(build), ptemp);
+    dir = mc ? compiled_dir(build, s, ptemp) : NULL;
     for (hi = mc ? apr_hash_first(ptemp, mc->files) : NULL; hi;
          hi = apr_hash_next(hi)) {
         profile_data_t *d = apr_hash_this_val(hi);
         profile_holder_t *h = profile_holder(s, d->path, build, 1);
+        const char *key = dir ? compiled_key(d, build, ptemp) : NULL;
         char since[APR_CTIME_LEN], at[APR_CTIME_LEN];
 
+        if (dir != NULL) {
+            apr_hash_set(in_use, profile_compiled_name(dir, d->path, key,
+                                                       ptemp),
+                         APR_HASH_KEY_STRING, d);
+        }
         if (h == NULL) {
             d->error = "out of memory";
         }
         else {
             h->kept.generation = gen;
-            load(d, h, build, mc->max_data_size, s, pconf, ptemp);
+            load(d, h, build, mc->max_data_size, dir, key, s, pconf, ptemp);
         }
         if (d->store != NULL) {
             /* Formatted once, not at every answer (apply_conditions). */
@@ -387,8 +454,14 @@ int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *plog,
             rv = !OK;               /* start-up with a bad file fails */
         }
     }
-    /* The data of files no section names any more. */
+    /* The data of files no section names any more, and compiled forms
+     * that nothing uses, written an hour ago or earlier (a configtest's
+     * for a configuration to come are younger). */
     profile_holders_prune(s, gen);
+    if (dir != NULL) {
+        profile_compiled_prune(dir, in_use, apr_time_now()
+                               - apr_time_from_sec(3600), ptemp);
+    }
     if (mc != NULL) {
         mc->running = 1;
     }

@@ -19,6 +19,7 @@
 #include <apr_mmap.h>
 #include <apr_sha1.h>
 #include <apr_strings.h>
+#include <apr_user.h>
 
 #include "profile_compiled.h"
 #include "profile_compiled_int.h"
@@ -304,4 +305,64 @@ apr_status_t profile_compiled_load(profile_store_t **out,
     }
     *out = opts->render ? st : NULL;
     return APR_SUCCESS;
+}
+
+const char *profile_compiled_dir(const char *dir, apr_pool_t *p)
+{
+    apr_finfo_t fi;
+    apr_uid_t uid;
+    apr_gid_t gid;
+    apr_status_t rv;
+    char ebuf[256];
+
+    rv = apr_dir_make_recursive(dir, APR_FPROT_UREAD | APR_FPROT_UWRITE
+                                | APR_FPROT_UEXECUTE, p);
+    if (rv == APR_SUCCESS) {
+        rv = apr_stat(&fi, dir, APR_FINFO_TYPE | APR_FINFO_USER
+                      | APR_FINFO_PROT, p);
+    }
+    if (rv == APR_SUCCESS) {
+        rv = apr_uid_current(&uid, &gid, p);
+    }
+    if (rv != APR_SUCCESS) {
+        return apr_psprintf(p, "%s: %s", dir,
+                            apr_strerror(rv, ebuf, sizeof(ebuf)));
+    }
+    /* What is mapped from it is served: only its owner may write it, as
+     * sshd wants of a home directory. */
+    if (fi.filetype != APR_DIR || fi.user != uid
+        || (fi.protection & (APR_FPROT_GWRITE | APR_FPROT_WWRITE))) {
+        return apr_psprintf(p, "%s is not a directory that only this "
+                            "user (uid %lu) may write", dir,
+                            (unsigned long)uid);
+    }
+    return NULL;
+}
+
+void profile_compiled_prune(const char *dir, apr_hash_t *keep,
+                            apr_time_t before, apr_pool_t *p)
+{
+    apr_dir_t *d;
+    apr_finfo_t fi;
+
+    if (apr_dir_open(&d, dir, p) != APR_SUCCESS) {
+        return;
+    }
+    while (apr_dir_read(&fi, APR_FINFO_NAME | APR_FINFO_TYPE
+                        | APR_FINFO_MTIME, d) == APR_SUCCESS) {
+        /* Compiled files ("HEX.pcs") and temporary ones ("HEX.pcs.XXXXXX")
+         * only, of nothing in use, written before `before`. */
+        const char *pcs = strstr(fi.name, ".pcs");
+        const char *full;
+
+        if (pcs == NULL || pcs - fi.name != 2 * APR_SHA1_DIGESTSIZE
+            || fi.filetype != APR_REG || fi.mtime >= before) {
+            continue;
+        }
+        full = apr_pstrcat(p, dir, "/", fi.name, NULL);
+        if (apr_hash_get(keep, full, APR_HASH_KEY_STRING) == NULL) {
+            apr_file_remove(full, p);
+        }
+    }
+    apr_dir_close(d);
 }

@@ -33,6 +33,8 @@
 #define PROFILE_COMPILED_H
 
 #include <apr_pools.h>
+#include <apr_hash.h>
+#include <apr_time.h>
 
 #include "profile_store.h"
 
@@ -79,5 +81,16 @@ apr_status_t profile_compiled_map(profile_store_t **out, const char **bytes,
                                   apr_size_t *len, const char *file,
                                   const char *path, const char *key,
                                   const char **why, apr_pool_t *p);
+
+/* NULL when compiled files may be kept in `dir` (made if missing, mode
+ * 0700): a directory that only the user running may write, since what
+ * is mapped from it is served; else why not. */
+const char *profile_compiled_dir(const char *dir, apr_pool_t *p);
+
+/* Removes from `dir` the compiled files (and temporary ones) not in
+ * `keep` (their paths as profile_compiled_name() gives them) and last
+ * written before `before`. */
+void profile_compiled_prune(const char *dir, apr_hash_t *keep,
+                            apr_time_t before, apr_pool_t *p);
 
 #endif
