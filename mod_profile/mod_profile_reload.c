@@ -133,7 +133,7 @@ static int validate(const profile_data_t *d, apr_off_t max_size,
          * serves: the restart then maps it. */
         profile_compiled_load(&unused, &err, &how, &why, d->path, &opts,
                               dir, dir ? compiled_key(d, build, ptemp) : "",
-                              p);
+                              1, p);
     }
     if (err == NULL) {
         apr_pool_destroy(p);
@@ -240,8 +240,11 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
     if (profile_pool_create_own(&np, h->kept.pool) != APR_SUCCESS) {
         err = "out of memory";
     }
+    /* (A file loaded here, after the signal, is not compiled: that
+     * would lengthen the silence; the next reading before a signal
+     * compiles it.) */
     else if (profile_compiled_load(&store, &err, &how, &why, d->path, &opts,
-                                   dir, key, np) == APR_SUCCESS) {
+                                   dir, key, 0, np) == APR_SUCCESS) {
         /* The bytes too, those loaded, in the store's pool: what another
          * build loads should this file be bad after an upgrade. */
         h->kept.bytes = bytes;

@@ -4,9 +4,11 @@
  * back (profile_compiled.h says when and why).
  *
  * The file: a header (head_t: what it is, where its parts are, what the
- * data file was when it was read), the key and a NUL, then the tape of
- * 64-bit words that walks the store (profile_compiled_tape.c), then the
- * blob area, which also holds the data file's bytes.  Only the build
+ * data file was when it was read), the key and a NUL, then the blob
+ * area (every string and body, and the data file's bytes), written as
+ * the walk meets them so that writing takes no copy of the store, then
+ * the tape of 64-bit words that walks the store
+ * (profile_compiled_tape.c), read once when mapped.  Only the build
  * that wrote a file reads it (the key says the build), so words are
  * native; every part is checked against the file's size before use.
  *
@@ -14,6 +16,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <apr_file_io.h>
 #include <apr_mmap.h>
@@ -80,35 +84,21 @@ apr_status_t profile_compiled_write(const profile_store_t *st,
                                     const char *key, const char **why,
                                     apr_pool_t *p)
 {
+    static const char zeros[8] = {0};
     pc_wr_t w;
     head_t h;
-    apr_file_t *f = NULL;
     apr_status_t rv;
     apr_size_t klen;
+    apr_off_t zero = 0;
     char *tmp, *fk = full_key(path, key, &klen, p), ebuf[256];
-    static const char zeros[8] = {0};
-    apr_uint64_t pad;
 
     memset(&w, 0, sizeof(w));
     memset(&h, 0, sizeof(h));
-    pc_put_store(&w, st);
-    h.bytes_off = pc_blob(&w, bytes, len);
-    if (w.failed) {
-        free(w.tape);
-        free(w.blob);
-        *why = "out of memory";
-        return APR_ENOMEM;
-    }
     memcpy(h.magic, MAGIC, sizeof(h.magic));
     h.version = VERSION;
     h.layout = PROFILE_STORE_LAYOUT;
     h.key_len = klen;
-    h.tape_off = (sizeof(h) + klen + 1 + 7) & ~(apr_uint64_t)7;
-    pad = h.tape_off - (sizeof(h) + klen + 1);
-    h.tape_n = w.n;
-    h.blob_off = h.tape_off + w.n * sizeof(apr_uint64_t);
-    h.blob_len = w.blen;
-    h.total = h.blob_off + w.blen;
+    h.blob_off = (sizeof(h) + klen + 1 + 7) & ~(apr_uint64_t)7;
     h.bytes_len = len;
     h.size = st->size;
     h.dev = st->dev;
@@ -118,35 +108,52 @@ apr_status_t profile_compiled_write(const profile_store_t *st,
     h.read_at = st->read_at;
     memcpy(h.md5, st->md5, sizeof(h.md5));
     tmp = apr_pstrcat(p, file, ".XXXXXX", NULL);
-    rv = apr_file_mktemp(&f, tmp, APR_FOPEN_CREATE | APR_FOPEN_WRITE
+    rv = apr_file_mktemp(&w.f, tmp, APR_FOPEN_CREATE | APR_FOPEN_WRITE
                          | APR_FOPEN_EXCL | APR_FOPEN_BINARY
                          | APR_FOPEN_BUFFERED, p);
-    if (rv == APR_SUCCESS) {
-        struct iovec v[5] = {
-            {&h, sizeof(h)}, {fk, klen + 1}, {(void *)zeros, (size_t)pad},
-            {w.tape, w.n * sizeof(apr_uint64_t)}, {w.blob, w.blen}};
-        apr_size_t n;
-
-        rv = apr_file_writev_full(f, v, 5, &n);
-        if (apr_file_close(f) != APR_SUCCESS && rv == APR_SUCCESS) {
-            rv = APR_EGENERAL;
-        }
-        if (rv == APR_SUCCESS) {
-            rv = apr_file_rename(tmp, file, p);
-        }
-        if (rv != APR_SUCCESS) {
-            apr_file_remove(tmp, p);
-        }
-    }
-    free(w.tape);
-    free(w.blob);
     if (rv != APR_SUCCESS) {
+        *why = apr_psprintf(p, "cannot write in %s: %s", file,
+                            apr_strerror(rv, ebuf, sizeof(ebuf)));
+        return rv;
+    }
+    /* The header last, once the parts' places are known: the blobs are
+     * written as the walk meets them, the tape (in memory) after them. */
+    w.failed = apr_file_write_full(w.f, &h, sizeof(h), NULL) != APR_SUCCESS
+               || apr_file_write_full(w.f, fk, klen + 1, NULL) != APR_SUCCESS
+               || apr_file_write_full(w.f, zeros, (apr_size_t)(h.blob_off
+                                      - sizeof(h) - klen - 1), NULL)
+                  != APR_SUCCESS;
+    pc_put_store(&w, st);
+    h.bytes_off = pc_blob(&w, bytes, len);
+    h.blob_len = w.blen;
+    h.tape_off = h.blob_off + ((w.blen + 7) & ~(apr_uint64_t)7);
+    h.tape_n = w.n;
+    h.total = h.tape_off + w.n * sizeof(apr_uint64_t);
+    if (!w.failed
+        && (apr_file_write_full(w.f, zeros, (apr_size_t)(h.tape_off
+                                - h.blob_off - w.blen), NULL) != APR_SUCCESS
+            || apr_file_write_full(w.f, w.tape, w.n * sizeof(apr_uint64_t),
+                                   NULL) != APR_SUCCESS
+            || apr_file_seek(w.f, APR_SET, &zero) != APR_SUCCESS
+            || apr_file_write_full(w.f, &h, sizeof(h), NULL)
+               != APR_SUCCESS)) {
+        w.failed = 1;
+    }
+    rv = apr_file_close(w.f);
+    if (w.failed || rv != APR_SUCCESS) {
+        rv = w.tape == NULL && w.n ? APR_ENOMEM : APR_EGENERAL;
+    }
+    else {
+        rv = apr_file_rename(tmp, file, p);
+    }
+    if (rv != APR_SUCCESS) {
+        apr_file_remove(tmp, p);
         *why = apr_psprintf(p, "cannot write %s: %s", file,
                             apr_strerror(rv, ebuf, sizeof(ebuf)));
     }
+    free(w.tape);
     return rv;
 }
-
 
 apr_status_t profile_compiled_map(profile_store_t **out, const char **bytes,
                                   apr_size_t *len, const char *file,
@@ -159,6 +166,7 @@ apr_status_t profile_compiled_map(profile_store_t **out, const char **bytes,
     apr_status_t rv;
     const head_t *h;
     const char *base;
+    apr_size_t tape_off;
     apr_size_t klen;
     char *fk = full_key(path, key, &klen, p), ebuf[256];
     profile_store_t *st;
@@ -199,11 +207,13 @@ apr_status_t profile_compiled_map(profile_store_t **out, const char **bytes,
         *why = "compiled for another build or other options";
         goto bad;
     }
-    if (h->tape_off % 8 != 0 || h->tape_off < sizeof(*h) + klen + 1
+    if (h->blob_off != ((sizeof(*h) + klen + 1 + 7) & ~(apr_uint64_t)7)
+        || h->blob_off > h->total || h->blob_len > h->total - h->blob_off
+        || h->tape_off != h->blob_off + ((h->blob_len + 7)
+                                         & ~(apr_uint64_t)7)
         || h->tape_off > h->total
-        || h->tape_n > (h->total - h->tape_off) / 8
-        || h->blob_off != h->tape_off + h->tape_n * 8
-        || h->blob_len != h->total - h->blob_off
+        || h->tape_n != (h->total - h->tape_off) / 8
+        || h->total != h->tape_off + h->tape_n * 8
         || h->bytes_off == 0 || h->bytes_off - 1 > h->blob_len
         || h->bytes_len >= h->blob_len - (h->bytes_off - 1)
         || h->bytes_len != h->size) {
@@ -216,6 +226,7 @@ apr_status_t profile_compiled_map(profile_store_t **out, const char **bytes,
         *why = "damaged";
         goto bad;
     }
+    tape_off = (apr_size_t)h->tape_off;
     st->path = apr_pstrdup(p, path);
     st->size = (apr_size_t)h->size;
     st->dev = h->dev;
@@ -227,6 +238,19 @@ apr_status_t profile_compiled_map(profile_store_t **out, const char **bytes,
     *bytes = base + h->blob_off + h->bytes_off - 1;
     *len = (apr_size_t)h->bytes_len;
     *out = st;
+#if defined(MADV_DONTNEED)
+    /* The tape is read once: its pages go back (the page cache keeps
+     * them), leaving the parent only the bodies, touched by requests. */
+    {
+        apr_size_t pg = (apr_size_t)sysconf(_SC_PAGESIZE);
+        apr_size_t from = (tape_off + pg - 1) / pg * pg;
+
+        if (from < (apr_size_t)fi.size) {
+            madvise((void *)(base + from), (apr_size_t)fi.size - from,
+                    MADV_DONTNEED);
+        }
+    }
+#endif
     return APR_SUCCESS;
 
 bad:
@@ -240,7 +264,7 @@ apr_status_t profile_compiled_load(profile_store_t **out,
                                    const char **why, const char *path,
                                    const profile_load_opts_t *opts,
                                    const char *dir, const char *key,
-                                   apr_pool_t *p)
+                                   int compile, apr_pool_t *p)
 {
     profile_load_opts_t o = *opts;
     profile_store_t *st = NULL;
@@ -286,6 +310,9 @@ apr_status_t profile_compiled_load(profile_store_t **out,
         }
     }
     apr_pool_destroy(mp);
+    if (!compile) {
+        return profile_store_load(out, errmsg, path, opts, p);
+    }
     /* Loaded, and rendered to be compiled even when only validating. */
     o.render = 1;
     o.bytes = &bytes;

@@ -48,19 +48,19 @@ typedef enum {
 
 /* Loads the data file at `path` as profile_store_load() does with
  * `opts`, through the compiled file of (path, key) in `dir` (NULL: none):
- * maps it when it is fresh, else loads the file and, where the load
- * renders and succeeds, writes it.  With opts->render 0 (validating) a
- * fresh compiled file is a good file (*out NULL); a stale one is
- * replaced by a rendering load, or (*why set) the file is validated
- * only.  *how says which; *why (may be NULL) says why a compiled file was
- * not written or not used, or is NULL.  The mapping lives as long as p. */
+ * maps it when it is fresh, else loads the file and, with `compile` and
+ * a good file, writes its compiled file (rendering it even when
+ * opts->render is 0, validating).  Validating, a fresh compiled file is
+ * a good file, and *out is NULL.  *how says which; *why says why a
+ * compiled file could not be written, or is NULL.  The mapping lives as
+ * long as p. */
 apr_status_t profile_compiled_load(profile_store_t **out,
                                    const char **errmsg,
                                    profile_compiled_how_e *how,
                                    const char **why, const char *path,
                                    const profile_load_opts_t *opts,
                                    const char *dir, const char *key,
-                                   apr_pool_t *p);
+                                   int compile, apr_pool_t *p);
 
 /* The compiled file's name in `dir` for (path, key). */
 const char *profile_compiled_name(const char *dir, const char *path,

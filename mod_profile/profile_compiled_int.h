@@ -9,27 +9,29 @@
 #define PROFILE_COMPILED_INT_H
 
 #include <apr_pools.h>
+#include <apr_file_io.h>
 
 #include "profile_store.h"
 
 #define PC_MAX_LANGS 64
 
-/* A tape and blobs being written (malloc'd; the writer frees them). */
+/* A tape being made (malloc'd; the writer frees it) and blobs being
+ * written to the file f, at its offset `blen` from their start. */
 typedef struct {
     apr_uint64_t *tape;
     apr_size_t n, cap;
-    char *blob;
-    apr_size_t blen, bcap;
+    apr_file_t *f;
+    apr_uint64_t blen;
     const char *slice_of[PC_MAX_LANGS]; /* the current collection's bytes */
     apr_uint64_t slice_at[PC_MAX_LANGS];
     apr_size_t slice_len[PC_MAX_LANGS];
     int nslices;
-    int failed;                 /* out of memory */
+    int failed;                 /* out of memory, or a write failed */
 } pc_wr_t;
 
 /* Appends st's walk to w. */
 void pc_put_store(pc_wr_t *w, const profile_store_t *st);
-/* Appends len bytes and a NUL to w's blobs; their offset plus one. */
+/* Writes len bytes and a NUL as w's next blob; their offset plus one. */
 apr_uint64_t pc_blob(pc_wr_t *w, const void *data, apr_size_t len);
 /* The store the tape[n] and blob[blen] hold, in p (pointing into blob),
  * or NULL when they are not one. */

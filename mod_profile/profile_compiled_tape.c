@@ -50,24 +50,13 @@ apr_uint64_t pc_blob(pc_wr_t *w, const void *data, apr_size_t len)
 {
     apr_uint64_t at = w->blen;
 
-    if (w->blen + len + 1 > w->bcap) {
-        apr_size_t cap = w->bcap ? w->bcap : 65536;
-        char *b;
-
-        while (cap < w->blen + len + 1) {
-            cap *= 2;
-        }
-        if ((b = realloc(w->blob, cap)) == NULL) {
-            w->failed = 1;
-            return 0;
-        }
-        w->blob = b;
-        w->bcap = cap;
+    if (w->failed
+        || (len > 0 && apr_file_write_full(w->f, data, len, NULL)
+                       != APR_SUCCESS)
+        || apr_file_putc('\0', w->f) != APR_SUCCESS) {
+        w->failed = 1;
+        return 0;
     }
-    if (len > 0) {
-        memcpy(w->blob + w->blen, data, len);
-    }
-    w->blob[w->blen + len] = '\0';
     w->blen += len + 1;
     return at + 1;
 }
