@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include <apr_file_io.h>
 #include <apr_mmap.h>
@@ -166,7 +165,6 @@ apr_status_t profile_compiled_map(profile_store_t **out, const char **bytes,
     apr_status_t rv;
     const head_t *h;
     const char *base;
-    apr_size_t tape_off;
     apr_size_t klen;
     char *fk = full_key(path, key, &klen, p), ebuf[256];
     profile_store_t *st;
@@ -226,7 +224,6 @@ apr_status_t profile_compiled_map(profile_store_t **out, const char **bytes,
         *why = "damaged";
         goto bad;
     }
-    tape_off = (apr_size_t)h->tape_off;
     st->path = apr_pstrdup(p, path);
     st->size = (apr_size_t)h->size;
     st->dev = h->dev;
@@ -239,17 +236,10 @@ apr_status_t profile_compiled_map(profile_store_t **out, const char **bytes,
     *len = (apr_size_t)h->bytes_len;
     *out = st;
 #if defined(MADV_DONTNEED)
-    /* The tape is read once: its pages go back (the page cache keeps
-     * them), leaving the parent only the bodies, touched by requests. */
-    {
-        apr_size_t pg = (apr_size_t)sysconf(_SC_PAGESIZE);
-        apr_size_t from = (tape_off + pg - 1) / pg * pg;
-
-        if (from < (apr_size_t)fi.size) {
-            madvise((void *)(base + from), (apr_size_t)fi.size - from,
-                    MADV_DONTNEED);
-        }
-    }
+    /* What reading it touched (the tape, the strings it checked) goes
+     * back: the page cache keeps it, and a child that serves a body
+     * faults its pages in from there, shared. */
+    madvise((void *)base, (apr_size_t)fi.size, MADV_DONTNEED);
 #endif
     return APR_SUCCESS;
 
