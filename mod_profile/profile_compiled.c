@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/statvfs.h>
 
 #include <apr_file_io.h>
 #include <apr_mmap.h>
@@ -248,6 +249,22 @@ bad:
     return APR_EINVAL;
 }
 
+/* Whether a compiled form of a file of len bytes fits in dir's file
+ * system with a tenth of it left free (on a tmpfs such as /run, whose
+ * other users must not run out of room): its bound is that of the load's
+ * memory, 16 times the file plus 8 MB (CONTRACT §9). */
+static int room_for(const char *dir, apr_size_t len)
+{
+    struct statvfs v;
+
+    if (statvfs(dir, &v) != 0) {
+        return 1;                   /* (writing will say) */
+    }
+    return (apr_uint64_t)v.f_bavail * v.f_frsize
+           >= 16 * (apr_uint64_t)len + (8u << 20)
+              + (apr_uint64_t)v.f_blocks * v.f_frsize / 10;
+}
+
 apr_status_t profile_compiled_load(profile_store_t **out,
                                    const char **errmsg,
                                    profile_compiled_how_e *how,
@@ -311,8 +328,12 @@ apr_status_t profile_compiled_load(profile_store_t **out,
     if (rv != APR_SUCCESS) {
         return rv;
     }
-    if (profile_compiled_write(st, bytes, len, file, path, key, &werr, p)
-        == APR_SUCCESS) {
+    if (!room_for(dir, len)) {
+        werr = apr_pstrcat(p, "not written: ", dir, " has less than 10 % "
+                           "of its file system free beside it", NULL);
+    }
+    else if (profile_compiled_write(st, bytes, len, file, path, key, &werr,
+                                    p) == APR_SUCCESS) {
         *how = PROFILE_COMPILED_WRITTEN;
     }
     *why = werr;

@@ -70,6 +70,7 @@ TRACES="/usr/lib/apache2/modules/mod_profile.so
 /etc/apache2/sites-available/profile-vhost.conf
 /etc/apache2/sites-enabled/profile-vhost.conf
 /usr/share/mod_profile
+/var/cache/apache2/mod_profile
 /usr/share/doc/$PKG
 /usr/bin/profilectl
 /usr/share/man/man1/profilectl.1.gz
@@ -800,6 +801,11 @@ start_test_server "after the reinstall"
 code=$(get "$base/profile")
 [ "$code" = 200 ] || fail "GET /profile after the reinstall: $code"
 check_apis_serve
+# profile.conf's ProfileCompiledDir: the start compiled the data files
+# there (and the purge below takes them).
+ls /var/cache/apache2/mod_profile/*.pcs >/dev/null 2>&1 ||
+    fail "no compiled form in /var/cache/apache2/mod_profile after a start"
+echo "compiled forms: $(ls /var/cache/apache2/mod_profile | wc -l) in /var/cache/apache2/mod_profile"
 stop_checked "after the reinstall"
 
 # ------------------------------------------------------------ 9. purge
