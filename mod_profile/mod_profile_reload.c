@@ -252,7 +252,12 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
         if (h->store_pool != NULL) {
             apr_pool_destroy(h->store_pool);
         }
-        trim_heap();
+        /* (What a parse took goes back; mapping took next to nothing,
+         * and trimming a large heap for each of 10,000 files would be
+         * the restart's longest part: post_config trims once.) */
+        if (how != PROFILE_COMPILED_MAPPED) {
+            trim_heap();
+        }
         h->store_pool = np;
         h->store = store;
         h->lost = NULL;
@@ -461,6 +466,7 @@ int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *plog,
      * that nothing uses, written an hour ago or earlier (a configtest's
      * for a configuration to come are younger). */
     profile_holders_prune(s, gen);
+    trim_heap();
     if (dir != NULL) {
         profile_compiled_prune(dir, in_use, apr_time_now()
                                - apr_time_from_sec(3600), ptemp);
