@@ -86,11 +86,21 @@ def pnum(i):
     return "%05d" % i
 
 
+# "sections": one <Location> per profile (issue 35's measurement);
+# "one": one <Location /p> (and /pg) whose ProfileData names them all
+# with a '*' (CONTRACT §1, revised 2026-11-28).  Set by main().
+LAYOUT = ["sections"]
+
+
 def api_base(i):
+    if LAYOUT[0] == "one":
+        return "/p/%s" % pnum(i)
     return "/p/%s%s" % (pnum(i), bench.BASE)
 
 
 def page_base(i):
+    if LAYOUT[0] == "one":
+        return "/pg/%s" % pnum(i)
     return "/p/%s/page" % pnum(i)
 
 
@@ -275,10 +285,21 @@ def setup(work, n, pages, sample):
     body = ["LoadModule profile_module %s\n" % bench.MODULE,
             "ProfileCompiledDir \"%s\"\n" % os.path.join(root, "compiled")]
     paths = []
+    if LAYOUT[0] == "one":
+        body.append("<Location /p>\n    Require all granted\n"
+                    "    SetHandler profile\n    ProfileData \"%s/*.json\"\n"
+                    "</Location>\n" % data)
+        if pages:
+            body.append("<Location /pg>\n    Require all granted\n"
+                        "    SetHandler profile-page\n"
+                        "    ProfileData \"%s/*.json\"\n</Location>\n"
+                        % data)
     for i in range(n):
-        path = os.path.join(data, "p%s.json" % pnum(i))
+        path = os.path.join(data, "%s.json" % pnum(i))
         sample.write(path, i, 0)
         paths.append(path)
+        if LAYOUT[0] == "one":
+            continue
         body.append("<Location %s>\n    Require all granted\n"
                     "    SetHandler profile\n    ProfileData \"%s\"\n"
                     "</Location>\n" % (api_base(i), path))
@@ -470,11 +491,16 @@ def report_lines(results, args):
     pages = args.pages
     head = ("| profiles | " + " | ".join(c[1] for c in COLUMNS) + " |")
     rule = "|---" * (len(COLUMNS) + 1) + "|"
-    out = ["", "## Scale: many profiles on one server (issue 35)", "",
+    out = ["", "## Scale: many profiles on one server (issue 35)%s" % (
+        ", one section" if args.layout == "one" else ""), "",
            "Run %s on %s." % (datetime.datetime.now().strftime(
                "%Y-%m-%d %H:%M"), bench.machine_line()), "",
            "N copies of the sample, each its own file with its own name, "
-           "one `<Location /p/NNNNN/api/v1>` each%s, and one static file, "
+           + ("one `<Location /p>` whose `ProfileData DIR/*.json` names "
+              "them all (each profile's API at `/p/NNNNN`)%s"
+              if args.layout == "one" else
+              "one `<Location /p/NNNNN/api/v1>` each%s") +
+           ", and one static file, "
            "on the event MPM (Debian's mpm_event.conf settings); "
            "`bench/scale.py`; method in docs/performance.md (Scale). "
            "Silence: the longest gap between answers of the static "
@@ -483,7 +509,9 @@ def report_lines(results, args):
            "answer their new data. req/s: wrk, %d connections, median of "
            "%d rounds of %d s on the last profile's `/profile`, server on "
            "CPU %s, wrk on CPU %s." % (
-               " and its page `<Location /p/NNNNN/page>` (the same file)"
+               (" and `<Location /pg>` for their pages (the same files)"
+                if args.layout == "one" else
+                " and its page `<Location /p/NNNNN/page>` (the same file)")
                if pages else "", args.connections, args.rounds,
                args.seconds, bench.SERVER_CPU, bench.CLIENT_CPU),
            "", head, rule]
@@ -532,6 +560,11 @@ def main():
                     "naming the same file")
     ap.add_argument("--no-pages", action="store_false", dest="pages",
                     help="one <Location> per profile, its API (default)")
+    ap.add_argument("--layout", choices=("sections", "one"),
+                    default="sections",
+                    help="sections (default): one <Location> per profile; "
+                    "one: one <Location /p> whose ProfileData names every "
+                    "file with a '*'")
     ap.add_argument("--rounds", type=int, default=None)
     ap.add_argument("--seconds", type=int, default=3)
     ap.add_argument("--connections", type=int, default=16)
@@ -542,6 +575,7 @@ def main():
     ap.add_argument("--append", action="store_true",
                     help="append to --out rather than overwrite it")
     args = ap.parse_args()
+    LAYOUT[0] = args.layout
     sizes = args.scale_profiles or (QUICK_SIZES if args.quick
                                     else DEFAULT_SIZES)
     sizes = [int(x) for x in sizes.split(",") if x.strip()]

@@ -252,9 +252,35 @@ static int page_answer(request_rec *r, const profile_dir_conf_t *conf,
     return send_answer(r, &resp, conf);
 }
 
+/* A section whose ProfileData line has a '*' (profile_many_t): the
+ * request's configuration as for the file its URL names, BASE/NAME/...,
+ * or NULL where it names none of them. */
+static const profile_dir_conf_t *one_of_many(request_rec *r,
+                                             const profile_dir_conf_t *conf)
+{
+    const char *rest = profile_args_below(r->uri, conf->many->base), *end;
+    const profile_use_t *u;
+    profile_dir_conf_t *one;
+
+    if (rest == NULL || rest[0] != '/') {
+        return NULL;
+    }
+    end = strchr(++rest, '/');
+    u = apr_hash_get(conf->many->by_name, rest,
+                     end ? end - rest : APR_HASH_KEY_STRING);
+    if (u == NULL) {
+        return NULL;
+    }
+    one = apr_pmemdup(r->pool, conf, sizeof(*one));
+    one->use = u;
+    one->many = NULL;
+    one->base_path = NULL;
+    return one;
+}
+
 static int profile_handler(request_rec *r)
 {
-    profile_dir_conf_t *conf;
+    const profile_dir_conf_t *conf;
     const profile_data_t *data;
     profile_site_t site;
     profile_request_t req;
@@ -269,6 +295,9 @@ static int profile_handler(request_rec *r)
         page = 1;
     }
     conf = ap_get_module_config(r->per_dir_config, &profile_module);
+    if (conf->many != NULL && (conf = one_of_many(r, conf)) == NULL) {
+        return HTTP_NOT_FOUND;      /* no such profile here */
+    }
     data = conf->use ? conf->use->data : NULL;
     site.store = data ? data->store : NULL;
     site.origins = conf->origins;
@@ -351,12 +380,12 @@ static int profile_translate_name(request_rec *r)
     core_dir_config *core;
     const char *handler, *base, *err = NULL;
 
-    if (conf == NULL || conf->use == NULL) {
+    if (conf == NULL || (conf->use == NULL && conf->many == NULL)) {
         return DECLINED;            /* no API here: the common case */
     }
     /* The sections were merged for the URL as it came; mod_rewrite
      * ([PT]) or another translate_name hook may have moved it since. */
-    base = profile_conf_base(conf);
+    base = conf->many ? conf->many->base : profile_conf_base(conf);
     if (base == NULL || profile_args_below(r->uri, base) == NULL) {
         return DECLINED;
     }

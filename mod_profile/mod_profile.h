@@ -72,9 +72,19 @@ typedef struct {
     const char *last_modified;      /* store->mtime as an HTTP date */
 } profile_data_t;
 
+/* A ProfileData line whose file name has a '*': the files it matched,
+ * each published below the section's base at /NAME, NAME being what
+ * the '*' matched (CONTRACT §1, revised 2026-11-28). */
+typedef struct {
+    const char *base;               /* the <Location>'s path */
+    apr_hash_t *by_name;            /* NAME -> profile_use_t * */
+} profile_many_t;
+
 /* Per directory: what a request is configured with (httpd's merge). */
 typedef struct {
     const profile_use_t *use;       /* ProfileData; NULL: unset */
+    const profile_many_t *many;     /* ProfileData with a '*' (use NULL);
+                                     * NULL: unset */
     const char *base_path;          /* ProfileBasePath; NULL: unset */
     apr_array_header_t *origins;    /* NULL: "*" */
     int origins_set;
@@ -100,7 +110,11 @@ struct profile_use {
     const char *section;            /* "<Location /api/v1>" as written;
                                      * NULL: the server's own level */
     const char *base;               /* the plain <Location> path it stands
-                                     * in (NULL: none; ProfileBasePath) */
+                                     * in (NULL: none; ProfileBasePath);
+                                     * for a file a '*' matched, that path
+                                     * and /NAME */
+    const char *name;               /* NAME, for a file a '*' matched;
+                                     * else NULL */
     int refuse;                     /* bad=; -1: not said */
     int compress;                   /* compress=; -1: not said */
     const char *url;                /* url=: the page's public URL; NULL:
@@ -157,6 +171,8 @@ const char *profile_conf_cache_control(const profile_dir_conf_t *conf);
 int profile_conf_log_variables(const profile_dir_conf_t *conf);
 /* The URL path of the API base of a section, or NULL. */
 const char *profile_conf_base(const profile_dir_conf_t *conf);
+/* The URL path of the API base of line u's file, or NULL. */
+const char *profile_use_base(const profile_use_t *u);
 /* A line's options, said on it or by its server's default; *at (if not
  * NULL) says where ("bad=refuse on line N of F", "ProfileBadData refuse
  * on line M of G", or "default"). */

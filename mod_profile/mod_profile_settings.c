@@ -41,6 +41,11 @@ const char *profile_conf_base(const profile_dir_conf_t *conf)
            : conf->use ? conf->use->base : NULL;
 }
 
+const char *profile_use_base(const profile_use_t *u)
+{
+    return u->name != NULL ? u->base : profile_conf_base(u->conf);
+}
+
 /* An option of line u (-1: not said) or its server's default. */
 static int option(const profile_use_t *u, int said, int dflt, int srv,
                   const char *srv_at, const char *what, const char **at,
@@ -87,7 +92,7 @@ static const char *page_url(const profile_use_t *u, apr_pool_t *p)
     return u->url ? u->url : profile_args_page_base(
         s->server_scheme ? s->server_scheme : "http",
         s->server_hostname ? s->server_hostname : "localhost", s->port,
-        profile_conf_base(u->conf), p);
+        profile_use_base(u), p);
 }
 
 /* The place line u publishes its file's pages at, once per place. */

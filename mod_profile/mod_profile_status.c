@@ -75,7 +75,7 @@ static json_t *use_json(const profile_use_t *u, apr_pool_t *p)
     set(o, "line", json_integer(u->line));
     set(o, "section", jstr(u->section, p));
     set(o, "server", jstr(profile_server_name(u->s, p), p));
-    set(o, "base", jstr(profile_conf_base(u->conf), p));
+    set(o, "base", jstr(profile_use_base(u), p));
     set(o, "badData", json_string(profile_conf_refuse(u, &bad_at, p)
                                   ? "refuse" : "keep"));
     set(o, "badDataFrom", jstr(u->refuse != -1 ? "this line" : bad_at, p));
@@ -100,7 +100,7 @@ static json_t *use_json(const profile_use_t *u, apr_pool_t *p)
         }
         else if ((w->s == u->s || !w->s->is_virtual || !u->s->is_virtual)
                  && (how = profile_args_section_applies(
-                         w->section, w->location, profile_conf_base(u->conf)))
+                         w->section, w->location, profile_use_base(u)))
                     != NULL) {
             json_array_append_new(other, setting_json(w, how, p));
         }
