@@ -155,6 +155,68 @@ apr_status_t profile_compiled_write(const profile_store_t *st,
     return rv;
 }
 
+apr_status_t profile_compiled_read(profile_store_t **out,
+                                   const char **bytes, apr_size_t *len,
+                                   const char *base, apr_size_t size,
+                                   const char *path, const char *key,
+                                   const char **why, apr_pool_t *p)
+{
+    head_t h;
+    apr_size_t klen;
+    const char *fk = full_key(path, key, &klen, p);
+    profile_store_t *st;
+
+    *out = NULL;
+    /* Every part inside the buffer, in order, before anything is read
+     * (the header copied: the buffer may not be aligned). */
+    if (size < sizeof(h)) {
+        *why = "another format, or cut short";
+        return APR_EINVAL;
+    }
+    memcpy(&h, base, sizeof(h));
+    if (memcmp(h.magic, MAGIC, sizeof(h.magic)) != 0
+        || h.version != VERSION || h.layout != PROFILE_STORE_LAYOUT
+        || h.total != (apr_uint64_t)size) {
+        *why = "another format, or cut short";
+        return APR_EINVAL;
+    }
+    if (h.key_len != klen || h.key_len > h.total - sizeof(h) - 1
+        || memcmp(base + sizeof(h), fk, klen + 1) != 0) {
+        *why = "compiled for another build or other options";
+        return APR_EINVAL;
+    }
+    if (h.blob_off != ((sizeof(h) + klen + 1 + 7) & ~(apr_uint64_t)7)
+        || h.blob_off > h.total || h.blob_len > h.total - h.blob_off
+        || h.tape_off != h.blob_off + ((h.blob_len + 7) & ~(apr_uint64_t)7)
+        || h.tape_off > h.total
+        || h.tape_n != (h.total - h.tape_off) / 8
+        || h.total != h.tape_off + h.tape_n * 8
+        || h.bytes_off == 0 || h.bytes_off - 1 > h.blob_len
+        || h.bytes_len >= h.blob_len - (h.bytes_off - 1)
+        || h.bytes_len != h.size) {
+        *why = "damaged";
+        return APR_EINVAL;
+    }
+    st = pc_get_store(base + h.tape_off, h.tape_n, base + h.blob_off,
+                      h.blob_len, p);
+    if (st == NULL) {
+        *why = "damaged";
+        return APR_EINVAL;
+    }
+    st->path = apr_pstrdup(p, path);
+    st->size = (apr_size_t)h.size;
+    st->dev = h.dev;
+    st->ino = h.ino;
+    st->mtime = h.mtime;
+    st->ctime = h.ctime;
+    st->read_at = h.read_at;
+    memcpy(st->md5, h.md5, sizeof(st->md5));
+    *bytes = base + h.blob_off + h.bytes_off - 1;
+    *len = (apr_size_t)h.bytes_len;
+    *out = st;
+    return APR_SUCCESS;
+}
+
 apr_status_t profile_compiled_map(profile_store_t **out, const char **bytes,
                                   apr_size_t *len, const char *file,
                                   const char *path, const char *key,
@@ -164,11 +226,7 @@ apr_status_t profile_compiled_map(profile_store_t **out, const char **bytes,
     apr_finfo_t fi;
     apr_mmap_t *mm = NULL;
     apr_status_t rv;
-    const head_t *h;
-    const char *base;
-    apr_size_t klen;
-    char *fk = full_key(path, key, &klen, p), ebuf[256];
-    profile_store_t *st;
+    char ebuf[256];
 
     *out = NULL;
     rv = apr_file_open(&f, file, APR_FOPEN_READ | APR_FOPEN_BINARY,
@@ -179,8 +237,7 @@ apr_status_t profile_compiled_map(profile_store_t **out, const char **bytes,
         return rv;
     }
     rv = apr_file_info_get(&fi, APR_FINFO_SIZE | APR_FINFO_TYPE, f);
-    if (rv == APR_SUCCESS && (fi.filetype != APR_REG
-                              || fi.size < (apr_off_t)sizeof(head_t))) {
+    if (rv == APR_SUCCESS && (fi.filetype != APR_REG || fi.size <= 0)) {
         rv = APR_EINVAL;
     }
     if (rv == APR_SUCCESS) {
@@ -192,61 +249,19 @@ apr_status_t profile_compiled_map(profile_store_t **out, const char **bytes,
         *why = "not a compiled file";
         return rv;
     }
-    base = mm->mm;
-    h = (const head_t *)base;
-    /* Every part inside the file, in order, before anything is read. */
-    if (memcmp(h->magic, MAGIC, sizeof(h->magic)) != 0
-        || h->version != VERSION || h->layout != PROFILE_STORE_LAYOUT
-        || h->total != (apr_uint64_t)fi.size) {
-        *why = "another format, or cut short";
-        goto bad;
+    rv = profile_compiled_read(out, bytes, len, mm->mm, (apr_size_t)fi.size,
+                               path, key, why, p);
+    if (rv != APR_SUCCESS) {
+        apr_mmap_delete(mm);
+        return rv;
     }
-    if (h->key_len != klen || h->key_len > h->total - sizeof(*h) - 1
-        || memcmp(base + sizeof(*h), fk, klen + 1) != 0) {
-        *why = "compiled for another build or other options";
-        goto bad;
-    }
-    if (h->blob_off != ((sizeof(*h) + klen + 1 + 7) & ~(apr_uint64_t)7)
-        || h->blob_off > h->total || h->blob_len > h->total - h->blob_off
-        || h->tape_off != h->blob_off + ((h->blob_len + 7)
-                                         & ~(apr_uint64_t)7)
-        || h->tape_off > h->total
-        || h->tape_n != (h->total - h->tape_off) / 8
-        || h->total != h->tape_off + h->tape_n * 8
-        || h->bytes_off == 0 || h->bytes_off - 1 > h->blob_len
-        || h->bytes_len >= h->blob_len - (h->bytes_off - 1)
-        || h->bytes_len != h->size) {
-        *why = "damaged";
-        goto bad;
-    }
-    st = pc_get_store((const apr_uint64_t *)(base + h->tape_off), h->tape_n,
-                      base + h->blob_off, h->blob_len, p);
-    if (st == NULL) {
-        *why = "damaged";
-        goto bad;
-    }
-    st->path = apr_pstrdup(p, path);
-    st->size = (apr_size_t)h->size;
-    st->dev = h->dev;
-    st->ino = h->ino;
-    st->mtime = h->mtime;
-    st->ctime = h->ctime;
-    st->read_at = h->read_at;
-    memcpy(st->md5, h->md5, sizeof(st->md5));
-    *bytes = base + h->blob_off + h->bytes_off - 1;
-    *len = (apr_size_t)h->bytes_len;
-    *out = st;
 #if defined(MADV_DONTNEED)
     /* What reading it touched (the tape, the strings it checked) goes
      * back: the page cache keeps it, and a child that serves a body
      * faults its pages in from there, shared. */
-    madvise((void *)base, (apr_size_t)fi.size, MADV_DONTNEED);
+    madvise(mm->mm, (apr_size_t)fi.size, MADV_DONTNEED);
 #endif
     return APR_SUCCESS;
-
-bad:
-    apr_mmap_delete(mm);
-    return APR_EINVAL;
 }
 
 /* Whether a compiled form of a file of len bytes fits in dir's file

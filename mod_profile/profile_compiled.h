@@ -74,6 +74,16 @@ apr_status_t profile_compiled_write(const profile_store_t *st,
                                     const char *key, const char **why,
                                     apr_pool_t *p);
 
+/* The store a compiled file of (path, key) in buf[size] holds, in p
+ * (pointing into buf), with *bytes and *len the data file's bytes it
+ * holds; every part checked against size first.  APR_SUCCESS, or
+ * APR_EINVAL with *why. */
+apr_status_t profile_compiled_read(profile_store_t **out,
+                                   const char **bytes, apr_size_t *len,
+                                   const char *buf, apr_size_t size,
+                                   const char *path, const char *key,
+                                   const char **why, apr_pool_t *p);
+
 /* Maps the compiled file `file` of (path, key) into a store in p (its
  * path set to `path`), with *bytes and *len the data file's bytes it
  * holds.  APR_SUCCESS, or an error with *why. */

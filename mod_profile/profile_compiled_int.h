@@ -33,9 +33,10 @@ typedef struct {
 void pc_put_store(pc_wr_t *w, const profile_store_t *st);
 /* Writes len bytes and a NUL as w's next blob; their offset plus one. */
 apr_uint64_t pc_blob(pc_wr_t *w, const void *data, apr_size_t len);
-/* The store the tape[n] and blob[blen] hold, in p (pointing into blob),
- * or NULL when they are not one. */
-profile_store_t *pc_get_store(const apr_uint64_t *tape, apr_uint64_t n,
+/* The store the tape of n words (native, maybe not aligned) and
+ * blob[blen] hold, in p (pointing into blob), or NULL when they are not
+ * one. */
+profile_store_t *pc_get_store(const char *tape, apr_uint64_t n,
                               const char *blob, apr_uint64_t blen,
                               apr_pool_t *p);
 

@@ -191,7 +191,7 @@ void pc_put_store(pc_wr_t *w, const profile_store_t *st)
 }
 
 typedef struct {
-    const apr_uint64_t *tape;
+    const char *tape;               /* words, maybe not aligned */
     apr_uint64_t n, i;
     const char *blob;
     apr_uint64_t blen;
@@ -205,7 +205,12 @@ static apr_uint64_t get(rd_t *r)
         r->bad = 1;
         return 0;
     }
-    return r->tape[r->i++];
+    {
+        apr_uint64_t v;
+
+        memcpy(&v, r->tape + 8 * r->i++, sizeof(v));
+        return v;
+    }
 }
 
 /* A count of things that take at least `words` words each. */
@@ -357,7 +362,7 @@ static profile_store_t *get_store(rd_t *r)
         st->langs[l] = get_str(r);
         st->fell_back_language[l] = get_str(r);
         st->untranslated[l] = (apr_size_t)get(r);
-        r->bad |= st->langs[l] == NULL;
+        r->bad |= st->langs[l] == NULL || st->fell_back_language[l] == NULL;
     }
     st->profile = get_bodies(r, (apr_size_t)st->nlangs, 1);
     st->contact = get_bodies(r, (apr_size_t)st->nlangs, 1);
@@ -385,7 +390,7 @@ static profile_store_t *get_store(rd_t *r)
     return r->bad || r->i != r->n ? NULL : st;
 }
 
-profile_store_t *pc_get_store(const apr_uint64_t *tape, apr_uint64_t n,
+profile_store_t *pc_get_store(const char *tape, apr_uint64_t n,
                               const char *blob, apr_uint64_t blen,
                               apr_pool_t *p)
 {

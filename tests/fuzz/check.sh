@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${FUZZ_CHECK_SECONDS:=15}"
 export SRCDIR BUILDDIR
 
-targets="store lang query route api jrdate linkedin"
+targets="store lang query route api jrdate linkedin compiled"
 for t in $targets; do
     if [ ! -x "$BUILDDIR/tests/fuzz/fuzz_$t" ]; then
         echo "SKIP: $BUILDDIR/tests/fuzz/fuzz_$t not built (no clang" \

@@ -29,7 +29,7 @@
 
 /* The targets, each tests/fuzz/fuzz_NAME.c. */
 #define FUZZ_TARGETS(X) X(store) X(lang) X(query) X(route) X(api) \
-    X(jrdate) X(linkedin)
+    X(jrdate) X(linkedin) X(compiled)
 
 typedef int (*one_input_fn)(const uint8_t *data, size_t size);
 

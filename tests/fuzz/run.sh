@@ -46,6 +46,7 @@ case $target in
     route) max_len=128 ;;
     jrdate) max_len=64 ;;
     linkedin) max_len=8192 ;;
+    compiled) max_len=1024 ;;
     *) echo "unknown target '$target'" >&2; exit 2 ;;
 esac
 
