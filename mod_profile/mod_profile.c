@@ -16,6 +16,7 @@
 #include "http_log.h"
 #include "http_protocol.h"
 #include "http_request.h"
+#include "mpm_common.h"
 #include "ap_mmn.h"
 #include "util_filter.h"
 #include "util_time.h"
@@ -432,6 +433,8 @@ static void register_hooks(apr_pool_t *p)
     ap_hook_map_to_storage(profile_map_to_storage, NULL, NULL,
                            APR_HOOK_FIRST);
     ap_hook_handler(profile_handler, NULL, NULL, APR_HOOK_MIDDLE);
+    /* In the parent, once children run: what a restart replaced. */
+    ap_hook_monitor(profile_holders_reap, NULL, NULL, APR_HOOK_MIDDLE);
     profile_status_views_register_hooks(p);
 }
 

@@ -218,6 +218,11 @@ typedef struct {
 typedef struct {
     profile_kept_t kept;            /* first */
     apr_pool_t *store_pool;         /* store and kept.bytes; NULL: none */
+    apr_pool_t *map_pool;           /* store's compiled form mapped (and
+                                     * kept.bytes then); NULL: none */
+    apr_pool_t *old_map_pool;       /* the one before, unmapped after the
+                                     * restart (profile_holders_reap());
+                                     * NULL: none */
     profile_store_t *store;         /* NULL: none loaded by this build */
     const char *lost;               /* why another build's last good data
                                      * cannot be served; NULL: it can */
@@ -229,6 +234,11 @@ profile_holder_t *profile_holder(server_rec *s, const char *path,
                                  const char *build, int make);
 /* Frees the holders no section of generation `gen` names. */
 void profile_holders_prune(server_rec *s, int gen);
+/* The monitor hook: unmaps the compiled forms a restart replaced, once
+ * the new generation's children run (they hold the mappings too, so the
+ * parent's unmapping is not the one that frees a replaced file, which on
+ * a file system that discards costs ~0.1 ms a file). */
+int profile_holders_reap(apr_pool_t *p, server_rec *s);
 
 /* mod_profile_reload.c */
 /* The check_config and post_config hooks. */

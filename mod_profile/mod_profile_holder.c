@@ -192,6 +192,22 @@ void profile_holders_prune(server_rec *s, int gen)
     }
 }
 
+int profile_holders_reap(apr_pool_t *p, server_rec *s)
+{
+    apr_hash_index_t *hi;
+
+    (void)p;
+    for (hi = apr_hash_first(NULL, holders(s)); hi; hi = apr_hash_next(hi)) {
+        profile_holder_t *h = apr_hash_this_val(hi);
+
+        if (ours(h, NULL) && h->old_map_pool != NULL) {
+            apr_pool_destroy(h->old_map_pool);
+            h->old_map_pool = NULL;
+        }
+    }
+    return DECLINED;
+}
+
 /* Which build of this module runs: the device, inode, size and time of
  * its .so ("" where that cannot be known).  httpd loads the .so afresh at
  * every restart, and an upgrade may have replaced it: a store that

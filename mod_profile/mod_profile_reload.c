@@ -133,7 +133,7 @@ static int validate(const profile_data_t *d, apr_off_t max_size,
          * serves: the restart then maps it. */
         profile_compiled_load(&unused, &err, &how, &why, d->path, &opts,
                               dir, dir ? compiled_key(d, build, ptemp) : "",
-                              1, p);
+                              1, NULL, p);
     }
     if (err == NULL) {
         apr_pool_destroy(p);
@@ -205,7 +205,7 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
     profile_compiled_how_e how;
     const char *err = NULL, *bytes = NULL, *why = NULL;
     apr_size_t len = 0;
-    apr_pool_t *np = NULL;
+    apr_pool_t *np = NULL, *mapp = NULL;
     apr_time_t t0 = apr_time_now(), mtime;
     char at[APR_CTIME_LEN];
 
@@ -237,14 +237,15 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
                      (apr_time_now() - t0) / 1e6);
         return;
     }
-    if (profile_pool_create_own(&np, h->kept.pool) != APR_SUCCESS) {
+    if (profile_pool_create_own(&np, h->kept.pool) != APR_SUCCESS
+        || apr_pool_create(&mapp, h->kept.pool) != APR_SUCCESS) {
         err = "out of memory";
     }
     /* (A file loaded here, after the signal, is not compiled: that
      * would lengthen the silence; the next reading before a signal
      * compiles it.) */
     else if (profile_compiled_load(&store, &err, &how, &why, d->path, &opts,
-                                   dir, key, 0, np) == APR_SUCCESS) {
+                                   dir, key, 0, mapp, np) == APR_SUCCESS) {
         /* The bytes too, those loaded, in the store's pool: what another
          * build loads should this file be bad after an upgrade. */
         h->kept.bytes = bytes;
@@ -252,6 +253,17 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
         if (h->store_pool != NULL) {
             apr_pool_destroy(h->store_pool);
         }
+        /* The mapping it replaces goes once the new children run; one a
+         * restart before that left is unmapped now. */
+        if (h->old_map_pool != NULL) {
+            apr_pool_destroy(h->old_map_pool);
+        }
+        h->old_map_pool = h->map_pool;
+        if (how != PROFILE_COMPILED_MAPPED) {
+            apr_pool_destroy(mapp);
+            mapp = NULL;
+        }
+        h->map_pool = mapp;
         /* (What a parse took goes back; mapping took next to nothing,
          * and trimming a large heap for each of 10,000 files would be
          * the restart's longest part: post_config trims once.) */
@@ -290,6 +302,9 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
                : apr_pstrdup(pconf, err);
     if (np != NULL) {
         apr_pool_destroy(np);
+    }
+    if (mapp != NULL) {
+        apr_pool_destroy(mapp);
     }
     if (h->store == NULL && h->kept.bytes != NULL) {
         load_kept(d, h, &opts, s);

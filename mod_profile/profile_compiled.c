@@ -280,13 +280,29 @@ static int room_for(const char *dir, apr_size_t len)
               + (apr_uint64_t)v.f_blocks * v.f_frsize / 10;
 }
 
+/* profile_same_bytes() with its buffer given back at once. */
+static int same_bytes(const profile_store_t *st, const char *path,
+                      apr_time_t *mtime, apr_pool_t *p)
+{
+    apr_pool_t *tmp;
+    int same;
+
+    if (apr_pool_create(&tmp, p) != APR_SUCCESS) {
+        return 0;
+    }
+    same = profile_same_bytes(st, path, mtime, tmp);
+    apr_pool_destroy(tmp);
+    return same;
+}
+
 apr_status_t profile_compiled_load(profile_store_t **out,
                                    const char **errmsg,
                                    profile_compiled_how_e *how,
                                    const char **why, const char *path,
                                    const profile_load_opts_t *opts,
                                    const char *dir, const char *key,
-                                   int compile, apr_pool_t *p)
+                                   int compile, apr_pool_t *mpool,
+                                   apr_pool_t *p)
 {
     profile_load_opts_t o = *opts;
     profile_store_t *st = NULL;
@@ -304,7 +320,7 @@ apr_status_t profile_compiled_load(profile_store_t **out,
     }
     file = profile_compiled_name(dir, path, key, p);
     /* The mapping goes with mp unless it is used. */
-    if (apr_pool_create(&mp, p) != APR_SUCCESS) {
+    if (apr_pool_create(&mp, mpool ? mpool : p) != APR_SUCCESS) {
         return profile_store_load(out, errmsg, path, opts, p);
     }
     if (profile_compiled_map(&st, &bytes, &len, file, path, key, why, mp)
@@ -312,7 +328,7 @@ apr_status_t profile_compiled_load(profile_store_t **out,
         if (opts->max_size > 0 && (apr_off_t)st->size > opts->max_size) {
             *why = "over ProfileMaxDataSize";
         }
-        else if (!profile_same_bytes(st, path, &mtime, mp)) {
+        else if (!same_bytes(st, path, &mtime, p)) {
             *why = "stale: the data file changed since";
         }
         else {

@@ -52,15 +52,16 @@ typedef enum {
  * a good file, writes its compiled file (rendering it even when
  * opts->render is 0, validating).  Validating, a fresh compiled file is
  * a good file, and *out is NULL.  *how says which; *why says why a
- * compiled file could not be written, or is NULL.  The mapping lives as
- * long as p. */
+ * compiled file could not be written, or is NULL.  The mapping lives in
+ * a subpool of mpool (NULL: p), which may outlive p's use of it, not p. */
 apr_status_t profile_compiled_load(profile_store_t **out,
                                    const char **errmsg,
                                    profile_compiled_how_e *how,
                                    const char **why, const char *path,
                                    const profile_load_opts_t *opts,
                                    const char *dir, const char *key,
-                                   int compile, apr_pool_t *p);
+                                   int compile, apr_pool_t *mpool,
+                                   apr_pool_t *p);
 
 /* The compiled file's name in `dir` for (path, key). */
 const char *profile_compiled_name(const char *dir, const char *path,

@@ -220,12 +220,12 @@ static void only_a_fresh_compiled_file_is_used(void **state)
     path = copy_sample(&dir, &text, &len, p);
     /* Validating (configtest) compiles. */
     assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path,
-                                           &check, dir, "k", 1, p),
+                                           &check, dir, "k", 1, NULL, p),
                      APR_SUCCESS);
     assert_null(st);
     assert_int_equal(how, PROFILE_COMPILED_WRITTEN);
     assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path, &o,
-                                           dir, "k", 1, p), APR_SUCCESS);
+                                           dir, "k", 1, NULL, p), APR_SUCCESS);
     assert_int_equal(how, PROFILE_COMPILED_MAPPED);
     assert_non_null(strstr(st->profile[0].data, "Lucía"));
     /* Edited since, the same size, at once (its times not settled):
@@ -235,23 +235,23 @@ static void only_a_fresh_compiled_file_is_used(void **state)
     memcpy(at, "Lucio", 5);
     rewrite(path, text, len, p);
     assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path, &o,
-                                           dir, "k", 1, p), APR_SUCCESS);
+                                           dir, "k", 1, NULL, p), APR_SUCCESS);
     assert_int_equal(how, PROFILE_COMPILED_WRITTEN);
     assert_non_null(strstr(st->profile[0].data, "Lucio"));
     assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path, &o,
-                                           dir, "k", 1, p), APR_SUCCESS);
+                                           dir, "k", 1, NULL, p), APR_SUCCESS);
     assert_int_equal(how, PROFILE_COMPILED_MAPPED);
     assert_non_null(strstr(st->profile[0].data, "Lucio"));
     /* Another key: loaded. */
     o.compress = 1;
     assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path, &o,
-                                           dir, "k compress", 1, p),
+                                           dir, "k compress", 1, NULL, p),
                      APR_SUCCESS);
     assert_int_equal(how, PROFILE_COMPILED_WRITTEN);
     /* Not to be compiled (a load after the signal): loaded, nothing
      * written. */
     assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path, &o,
-                                           dir, "k after", 0, p),
+                                           dir, "k after", 0, NULL, p),
                      APR_SUCCESS);
     assert_int_equal(how, PROFILE_COMPILED_LOADED);
     assert_non_null(st);
@@ -260,16 +260,16 @@ static void only_a_fresh_compiled_file_is_used(void **state)
     /* A bad file: refused as a load refuses it, whatever was compiled. */
     rewrite(path, "{", 1, p);
     assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path, &o,
-                                           dir, "k", 1, p), APR_EINVAL);
+                                           dir, "k", 1, NULL, p), APR_EINVAL);
     assert_non_null(strstr(err, "invalid JSON"));
     /* No directory: a plain load. */
     rewrite(path, text, len, p);
     assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path, &o,
-                                           NULL, "k", 1, p), APR_SUCCESS);
+                                           NULL, "k", 1, NULL, p), APR_SUCCESS);
     assert_int_equal(how, PROFILE_COMPILED_LOADED);
     /* A directory it cannot write to: loaded, and said why. */
     assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path, &o,
-                                           "/nonexistent/dir", "k", 1, p),
+                                           "/nonexistent/dir", "k", 1, NULL, p),
                      APR_SUCCESS);
     assert_int_equal(how, PROFILE_COMPILED_LOADED);
     assert_non_null(strstr(why, "cannot write"));
