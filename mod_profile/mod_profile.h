@@ -8,6 +8,8 @@
  *   mod_profile_config.c  directives, per-directory and per-server
  *                         configuration and their merges; where each
  *                         setting is written
+ *   mod_profile_data.c    the ProfileData line: one file, or a pattern's
+ *                         many
  *   mod_profile_settings.c  the one place each directive's default is
  *                         resolved (the getters)
  *   mod_profile_holder.c  the one record per data file kept across
@@ -162,6 +164,19 @@ void *profile_merge_srv_conf(apr_pool_t *p, void *basev, void *addv);
 /* The module's configuration of the generation whose pool is `pconf`,
  * made if new; with pconf NULL, the current one, or NULL. */
 profile_mod_conf_t *profile_mod_conf(apr_pool_t *pconf);
+
+/* The sections directive `d` stands in, as written ("<Location /a>
+ * <If ...>"; NULL: none), and the path of the plain <Location> it stands
+ * in (NULL: none). */
+const char *profile_conf_section_of(const ap_directive_t *d, apr_pool_t *p);
+const char *profile_conf_location_of(const ap_directive_t *d,
+                                     apr_pool_t *p);
+
+/* mod_profile_data.c */
+/* ProfileData PATH [bad=keep|refuse] [compress=on|off] [url=URL]
+ * [assets=URL], PATH one file or a pattern of many. */
+const char *profile_set_data(cmd_parms *cmd, void *dconf, int argc,
+                             char *const argv[]);
 
 /* mod_profile_settings.c */
 /* Each directive's value with its default resolved (as mod_md's
