@@ -140,10 +140,10 @@ apr_status_t profile_compiled_write(const profile_store_t *st,
         w.failed = 1;
     }
     rv = apr_file_close(w.f);
-    if (w.failed || rv != APR_SUCCESS) {
-        rv = w.tape == NULL && w.n ? APR_ENOMEM : APR_EGENERAL;
+    if (w.failed && rv == APR_SUCCESS) {
+        rv = APR_EGENERAL;          /* (a write failed, or memory) */
     }
-    else {
+    if (rv == APR_SUCCESS) {
         rv = apr_file_rename(tmp, file, p);
     }
     if (rv != APR_SUCCESS) {
