@@ -495,12 +495,12 @@ def report_lines(results, args):
         ", one section" if args.layout == "one" else ""), "",
            "Run %s on %s." % (datetime.datetime.now().strftime(
                "%Y-%m-%d %H:%M"), bench.machine_line()), "",
-           "N copies of the sample, each its own file with its own name, "
-           + ("one `<Location /p>` whose `ProfileData DIR/*.json` names "
-              "them all (each profile's API at `/p/NNNNN`)%s"
-              if args.layout == "one" else
-              "one `<Location /p/NNNNN/api/v1>` each%s") +
-           ", and one static file, "
+           ("N copies of the sample, each its own file with its own name, "
+            + ("one `<Location /p>` whose `ProfileData DIR/*.json` names "
+               "them all (each profile's API at `/p/NNNNN`)%s"
+               if args.layout == "one" else
+               "one `<Location /p/NNNNN/api/v1>` each%s") +
+            ", and one static file, "
            "on the event MPM (Debian's mpm_event.conf settings); "
            "`bench/scale.py`; method in docs/performance.md (Scale). "
            "Silence: the longest gap between answers of the static "
@@ -508,7 +508,7 @@ def report_lines(results, args):
            "changed profiles "
            "answer their new data. req/s: wrk, %d connections, median of "
            "%d rounds of %d s on the last profile's `/profile`, server on "
-           "CPU %s, wrk on CPU %s." % (
+           "CPU %s, wrk on CPU %s.") % (
                (" and `<Location /pg>` for their pages (the same files)"
                 if args.layout == "one" else
                 " and its page `<Location /p/NNNNN/page>` (the same file)")

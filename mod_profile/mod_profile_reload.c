@@ -263,6 +263,10 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
             apr_pool_destroy(mapp);
             mapp = NULL;
         }
+        else {
+            apr_pool_destroy(np);   /* (all of it is in mapp) */
+            np = NULL;
+        }
         h->map_pool = mapp;
         /* (What a parse took goes back; mapping took next to nothing,
          * and trimming a large heap for each of 10,000 files would be

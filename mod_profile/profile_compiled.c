@@ -319,8 +319,12 @@ apr_status_t profile_compiled_load(profile_store_t **out,
         return profile_store_load(out, errmsg, path, opts, p);
     }
     file = profile_compiled_name(dir, path, key, p);
-    /* The mapping goes with mp unless it is used. */
-    if (apr_pool_create(&mp, mpool ? mpool : p) != APR_SUCCESS) {
+    /* The mapping goes with mp unless it is used: mpool itself, cleared
+     * then (the caller made it for this), or a subpool of p. */
+    if (mpool != NULL) {
+        mp = mpool;
+    }
+    else if (apr_pool_create(&mp, p) != APR_SUCCESS) {
         return profile_store_load(out, errmsg, path, opts, p);
     }
     if (profile_compiled_map(&st, &bytes, &len, file, path, key, why, mp)
@@ -334,7 +338,7 @@ apr_status_t profile_compiled_load(profile_store_t **out,
         else {
             *how = PROFILE_COMPILED_MAPPED;
             if (!opts->render) {
-                apr_pool_destroy(mp);
+                mpool ? apr_pool_clear(mp) : apr_pool_destroy(mp);
                 return APR_SUCCESS;
             }
             /* Last-Modified is the file's (a touch moves it). */
@@ -347,7 +351,7 @@ apr_status_t profile_compiled_load(profile_store_t **out,
             return APR_SUCCESS;
         }
     }
-    apr_pool_destroy(mp);
+    mpool ? apr_pool_clear(mp) : apr_pool_destroy(mp);
     if (!compile) {
         return profile_store_load(out, errmsg, path, opts, p);
     }

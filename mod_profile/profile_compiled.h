@@ -52,8 +52,9 @@ typedef enum {
  * a good file, writes its compiled file (rendering it even when
  * opts->render is 0, validating).  Validating, a fresh compiled file is
  * a good file, and *out is NULL.  *how says which; *why says why a
- * compiled file could not be written, or is NULL.  The mapping lives in
- * a subpool of mpool (NULL: p), which may outlive p's use of it, not p. */
+ * compiled file could not be written, or is NULL.  A mapped store and
+ * its mapping live in mpool (made for it: cleared when nothing is
+ * mapped), or with mpool NULL in a subpool of p. */
 apr_status_t profile_compiled_load(profile_store_t **out,
                                    const char **errmsg,
                                    profile_compiled_how_e *how,
