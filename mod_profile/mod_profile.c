@@ -256,6 +256,9 @@ static int page_answer(request_rec *r, const profile_dir_conf_t *conf,
 /* A section whose ProfileData line has a '*' (profile_many_t): the
  * request's configuration as for the file its URL names, BASE/NAME/...,
  * or NULL where it names none of them. */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))   /* (off the one-profile path) */
+#endif
 static const profile_dir_conf_t *one_of_many(request_rec *r,
                                              const profile_dir_conf_t *conf)
 {
