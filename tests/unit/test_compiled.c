@@ -194,17 +194,6 @@ static void a_mapped_store_answers_as_the_loaded_one(void **state)
     remove_dir(dir, p);
 }
 
-static void rewrite(const char *path, const char *text, apr_size_t len,
-                    apr_pool_t *p)
-{
-    apr_file_t *f;
-
-    assert_int_equal(apr_file_open(&f, path, APR_FOPEN_WRITE
-                                   | APR_FOPEN_TRUNCATE, APR_OS_DEFAULT, p),
-                     APR_SUCCESS);
-    assert_int_equal(apr_file_write_full(f, text, len, NULL), APR_SUCCESS);
-    apr_file_close(f);
-}
 
 static void only_a_fresh_compiled_file_is_used(void **state)
 {
@@ -233,7 +222,7 @@ static void only_a_fresh_compiled_file_is_used(void **state)
     at = strstr(text, "Lucía");
     assert_non_null(at);
     memcpy(at, "Lucio", 5);
-    rewrite(path, text, len, p);
+    unit_write_file(path, text, len, p);
     assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path, &o,
                                            dir, "k", 1, NULL, p), APR_SUCCESS);
     assert_int_equal(how, PROFILE_COMPILED_WRITTEN);
@@ -258,12 +247,12 @@ static void only_a_fresh_compiled_file_is_used(void **state)
     assert_int_not_equal(access(profile_compiled_name(dir, path, "k after",
                                                       p), F_OK), 0);
     /* A bad file: refused as a load refuses it, whatever was compiled. */
-    rewrite(path, "{", 1, p);
+    unit_write_file(path, "{", 1, p);
     assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path, &o,
                                            dir, "k", 1, NULL, p), APR_EINVAL);
     assert_non_null(strstr(err, "invalid JSON"));
     /* No directory: a plain load. */
-    rewrite(path, text, len, p);
+    unit_write_file(path, text, len, p);
     assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path, &o,
                                            NULL, "k", 1, NULL, p), APR_SUCCESS);
     assert_int_equal(how, PROFILE_COMPILED_LOADED);
@@ -276,17 +265,6 @@ static void only_a_fresh_compiled_file_is_used(void **state)
     remove_dir(dir, p);
 }
 
-static void rewrite_whole(const char *file, const char *b, apr_size_t n,
-                          apr_pool_t *p)
-{
-    apr_file_t *f;
-
-    assert_int_equal(apr_file_open(&f, file, APR_FOPEN_CREATE
-                                   | APR_FOPEN_WRITE | APR_FOPEN_TRUNCATE,
-                                   APR_FPROT_OS_DEFAULT, p), APR_SUCCESS);
-    assert_int_equal(apr_file_write_full(f, b, n, NULL), APR_SUCCESS);
-    apr_file_close(f);
-}
 
 /* Reads `file` whole. */
 static char *slurp(const char *file, apr_size_t *len, apr_pool_t *p)
@@ -337,7 +315,7 @@ static void a_damaged_compiled_file_is_refused(void **state)
         for (cut = 0; cut < 3; cut++) {
             apr_pool_create(&sub, p);
             if (cut == 0) {
-                rewrite_whole(bad, good, at, sub);
+                unit_write_file(bad, good, at, sub);
             }
             else {
                 char *copy = apr_pmemdup(sub, good, n);
@@ -346,7 +324,7 @@ static void a_damaged_compiled_file_is_refused(void **state)
                 if (at + sizeof(word) <= n) {
                     memcpy(copy + at, &word, sizeof(word));
                 }
-                rewrite_whole(bad, copy, n, sub);
+                unit_write_file(bad, copy, n, sub);
             }
             if (profile_compiled_map(&st, &bytes, &mlen, bad, path, "k",
                                      &why, sub) == APR_SUCCESS) {

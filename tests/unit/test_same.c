@@ -37,17 +37,6 @@ static const char *copy_sample(char **text, apr_size_t *len, apr_pool_t *p)
     return tmpl;
 }
 
-static void rewrite(const char *path, const char *text, apr_size_t len,
-                    apr_pool_t *p)
-{
-    apr_file_t *f;
-
-    assert_int_equal(apr_file_open(&f, path, APR_FOPEN_WRITE
-                                   | APR_FOPEN_TRUNCATE, APR_OS_DEFAULT, p),
-                     APR_SUCCESS);
-    assert_int_equal(apr_file_write_full(f, text, len, NULL), APR_SUCCESS);
-    apr_file_close(f);
-}
 
 static void same_bytes_same_build_same_options_is_the_same(void **state)
 {
@@ -73,9 +62,9 @@ static void same_bytes_same_build_same_options_is_the_same(void **state)
     o.max_size = 0;
     /* One byte changed, the size and (here) the time kept. */
     text[len - 2] = text[len - 2] == ' ' ? '\t' : ' ';
-    rewrite(path, text, len, p);
+    unit_write_file(path, text, len, p);
     assert_false(profile_same_file(st, "b1", path, "b1", &o, &mtime, p));
-    rewrite(path, text, len - 1, p);
+    unit_write_file(path, text, len - 1, p);
     assert_false(profile_same_file(st, "b1", path, "b1", &o, &mtime, p));
     apr_file_remove(path, p);
     assert_false(profile_same_file(st, "b1", path, "b1", &o, &mtime, p));
@@ -103,12 +92,12 @@ static void the_kept_bytes_are_those_loaded(void **state)
     assert_memory_equal(bytes, text, len);
     assert_int_equal(bytes[len], '\0');
     text[0] = ' ';
-    rewrite(path, text, len, p);
+    unit_write_file(path, text, len, p);
     assert_int_equal(bytes[0], '{');
     /* A refusal hands over nothing. */
     bytes = NULL;
     got = 0;
-    rewrite(path, "{", 1, p);
+    unit_write_file(path, "{", 1, p);
     assert_int_not_equal(profile_store_load(&st, &err, path, &o, p),
                          APR_SUCCESS);
     assert_null(bytes);

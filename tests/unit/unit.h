@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <apr_file_io.h>
 #include <apr_general.h>
 #include <apr_pools.h>
 #include <apr_strings.h>
@@ -106,5 +107,19 @@ static inline int unit_has(const char *hay, const char *needle)
         assert_int_equal(l_, strlen(w_));                                  \
         assert_memory_equal((s), w_, l_);                                  \
     } while (0)
+
+/* Writes len bytes of text as the whole of the file at `path`, made if
+ * missing, in place if not (the same inode). */
+static inline void unit_write_file(const char *path, const char *text,
+                                   apr_size_t len, apr_pool_t *p)
+{
+    apr_file_t *f;
+
+    assert_int_equal(apr_file_open(&f, path, APR_FOPEN_CREATE
+                                   | APR_FOPEN_WRITE | APR_FOPEN_TRUNCATE,
+                                   APR_FPROT_OS_DEFAULT, p), APR_SUCCESS);
+    assert_int_equal(apr_file_write_full(f, text, len, NULL), APR_SUCCESS);
+    apr_file_close(f);
+}
 
 #endif
