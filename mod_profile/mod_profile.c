@@ -436,8 +436,8 @@ static void register_hooks(apr_pool_t *p)
     ap_hook_map_to_storage(profile_map_to_storage, NULL, NULL,
                            APR_HOOK_FIRST);
     ap_hook_handler(profile_handler, NULL, NULL, APR_HOOK_MIDDLE);
-    /* In the parent, once children run: what a restart replaced. */
-    ap_hook_monitor(profile_holders_reap, NULL, NULL, APR_HOOK_MIDDLE);
+    /* In the parent, between restarts (mod_profile_compiled.c). */
+    ap_hook_monitor(profile_compiled_monitor, NULL, NULL, APR_HOOK_MIDDLE);
     profile_status_views_register_hooks(p);
 }
 

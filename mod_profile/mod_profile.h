@@ -16,6 +16,9 @@
  *                         restarts; which build runs
  *   mod_profile_reload.c  validating and loading data files; what a
  *                         restart logs
+ *   mod_profile_compiled.c  where compiled forms are kept and what they
+ *                         depend on; the parent's work between restarts
+ *                         (mapping ahead, unmapping, pruning)
  *   mod_profile_status.c  the status model: what is served, since when,
  *                         how it loaded, where each file is used
  *   mod_profile_status_views.c  server-status, the profile-status and
@@ -36,6 +39,7 @@
 #include <jansson.h>
 
 #include "profile_api.h"
+#include "profile_compiled.h"
 #include "profile_report.h"
 #include "profile_store.h"
 
@@ -72,6 +76,9 @@ typedef struct {
     apr_array_header_t *pages;      /* profile_page_where_t: the places
                                      * its pages are published at */
     const char *last_modified;      /* store->mtime as an HTTP date */
+    const char *compiled_key;       /* what its compiled form depends on
+                                     * besides its bytes; NULL: no
+                                     * compiled forms */
 } profile_data_t;
 
 /* A ProfileData line whose file name has a '*': the files it matched,
@@ -149,6 +156,8 @@ typedef struct {
     apr_off_t max_data_size;        /* ProfileMaxDataSize */
     const char *compiled_dir;       /* ProfileCompiledDir; NULL: unset,
                                      * "": off */
+    const char *compiled_in;        /* where this generation's compiled
+                                     * forms are; NULL: none */
     int server_status;              /* ProfileServerStatus */
     int running;                    /* the served generation, loaded */
 } profile_mod_conf_t;
@@ -238,6 +247,12 @@ typedef struct {
     apr_pool_t *old_map_pool;       /* the one before, unmapped after the
                                      * restart (profile_holders_reap());
                                      * NULL: none */
+    profile_compiled_form_t form;   /* the compiled file store was mapped
+                                     * from (form.store NULL: none) */
+    apr_pool_t *ahead_pool;         /* a newer compiled file, mapped ahead
+                                     * of the restart (ahead);
+                                     * NULL: none */
+    profile_compiled_form_t ahead;
     profile_store_t *store;         /* NULL: none loaded by this build */
     const char *lost;               /* why another build's last good data
                                      * cannot be served; NULL: it can */
@@ -253,7 +268,21 @@ void profile_holders_prune(server_rec *s, int gen);
  * the new generation's children run (they hold the mappings too, so the
  * parent's unmapping is not the one that frees a replaced file, which on
  * a file system that discards costs ~0.1 ms a file). */
-int profile_holders_reap(apr_pool_t *p, server_rec *s);
+void profile_holders_reap(server_rec *s);
+
+/* mod_profile_compiled.c */
+/* Where this build keeps compiled forms, made if missing (a reading
+ * before the one the server runs with logs why it cannot); NULL: none. */
+const char *profile_compiled_dir_of(const char *build, server_rec *s,
+                                    apr_pool_t *p);
+/* What besides its bytes d's compiled form depends on. */
+const char *profile_compiled_key_of(const profile_data_t *d,
+                                    const char *build, apr_pool_t *p);
+/* The monitor hook (the parent, every ten seconds or so, while its
+ * children serve): the mappings a restart replaced go; compiled forms a
+ * configtest wrote since are mapped ahead of the restart that will use
+ * them; once a generation, compiled forms nothing uses are removed. */
+int profile_compiled_monitor(apr_pool_t *p, server_rec *s);
 
 /* mod_profile_reload.c */
 /* The check_config and post_config hooks. */

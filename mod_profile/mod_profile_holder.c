@@ -192,11 +192,10 @@ void profile_holders_prune(server_rec *s, int gen)
     }
 }
 
-int profile_holders_reap(apr_pool_t *p, server_rec *s)
+void profile_holders_reap(server_rec *s)
 {
     apr_hash_index_t *hi;
 
-    (void)p;
     for (hi = apr_hash_first(NULL, holders(s)); hi; hi = apr_hash_next(hi)) {
         profile_holder_t *h = apr_hash_this_val(hi);
 
@@ -205,7 +204,6 @@ int profile_holders_reap(apr_pool_t *p, server_rec *s)
             h->old_map_pool = NULL;
         }
     }
-    return DECLINED;
 }
 
 /* Which build of this module runs: the device, inode, size and time of

@@ -60,50 +60,6 @@ static const char *named_at(const profile_data_t *d, apr_pool_t *p)
     return s;
 }
 
-/* Where compiled forms are kept (ProfileCompiledDir, profile_compiled.h),
- * or NULL: none (Off, the build unknown, or a directory that cannot be
- * used, which the reading the server runs with says). */
-static const char *compiled_dir(const char *build, server_rec *s,
-                                apr_pool_t *p)
-{
-    profile_mod_conf_t *mc = profile_mod_conf(NULL);
-    const char *dir = mc->compiled_dir ? mc->compiled_dir
-                      : ap_runtime_dir_relative(p, "mod_profile");
-    const char *why;
-
-    if (dir == NULL || dir[0] == '\0' || build[0] == '\0') {
-        return NULL;
-    }
-    if ((why = profile_compiled_dir(dir, p)) != NULL) {
-        if (ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_CONFIG) {
-            ap_log_error(APLOG_MARK, APLOG_WARNING, 0, s, PROFILE_LOGNO(0013)
-                         "ProfileCompiledDir: %s; every data file is "
-                         "loaded after the restart signal (slower "
-                         "reloads)", why);
-        }
-        return NULL;
-    }
-    return dir;
-}
-
-/* What besides its bytes d's compiled form depends on: the build and
- * the options that shape a store. */
-static const char *compiled_key(const profile_data_t *d, const char *build,
-                                apr_pool_t *p)
-{
-    const char *k = apr_psprintf(p, "build %s\ncompress %d\n", build,
-                                 d->compress);
-    int i;
-
-    for (i = 0; i < d->pages->nelts; i++) {
-        const profile_page_where_t *w =
-            &APR_ARRAY_IDX(d->pages, i, profile_page_where_t);
-
-        k = apr_pstrcat(p, k, "page ", w->url, " ", w->assets, "\n", NULL);
-    }
-    return k;
-}
-
 /* A reading that will not run: validates, and on error says so on
  * stderr (no error log is open yet).  One problem is one line; several
  * are a line saying how many, then one line each (the first ten, then
@@ -132,8 +88,9 @@ static int validate(const profile_data_t *d, apr_off_t max_size,
         /* A good file is compiled here, while the running server still
          * serves: the restart then maps it. */
         profile_compiled_load(&unused, &err, &how, &why, d->path, &opts,
-                              dir, dir ? compiled_key(d, build, ptemp) : "",
-                              1, NULL, p);
+                              dir, dir ? profile_compiled_key_of(d, build,
+                                                                 ptemp) : "",
+                              1, NULL, NULL, p);
     }
     if (err == NULL) {
         apr_pool_destroy(p);
@@ -193,15 +150,66 @@ static void load_kept(profile_data_t *d, profile_holder_t *h,
                  "copy of the file's bytes kept with it", d->path, at);
 }
 
-/* The reading the server runs with: keeps the last good data where
- * the file still holds its bytes, else loads, or keeps the last good
- * data after a failed load (d->error says why). */
+/* Serves `store`, which this restart loaded (how), in np (its own
+ * pool; NULL: mapped, all of it in mapp, the compiled form `form`). */
+static void serve(profile_data_t *d, profile_holder_t *h,
+                  profile_store_t *store, const char *bytes, apr_size_t len,
+                  profile_compiled_how_e how, int ahead, const char *why,
+                  const profile_compiled_form_t *form, apr_pool_t *np,
+                  apr_pool_t *mapp, apr_time_t t0, server_rec *s)
+{
+    /* The bytes too, those loaded, in the store's pool: what another
+     * build loads should this file be bad after an upgrade. */
+    h->kept.bytes = bytes;
+    h->kept.len = len;
+    if (h->store_pool != NULL) {
+        apr_pool_destroy(h->store_pool);
+    }
+    /* The mapping it replaces goes once the new children run; one a
+     * restart before that left is unmapped now. */
+    if (h->old_map_pool != NULL) {
+        apr_pool_destroy(h->old_map_pool);
+    }
+    h->old_map_pool = h->map_pool;
+    h->map_pool = mapp;
+    h->form = *form;
+    /* (What a parse took goes back; mapping took next to nothing, and
+     * trimming a large heap for each of 10,000 files would be the
+     * restart's longest part: post_config trims once.) */
+    if (mapp == NULL) {
+        trim_heap();
+    }
+    h->store_pool = np;
+    h->store = store;
+    h->lost = NULL;
+    h->kept.mtime = store->mtime;
+    h->kept.loaded_at = apr_time_now();
+    h->kept.loaded_in = h->kept.loaded_at - t0;
+    h->kept.stale_since = 0;
+    d->store = store;
+    /* (LogLevel profile:info shows it.) */
+    ap_log_error(APLOG_MARK, APLOG_INFO, 0, s, PROFILE_LOGNO(0006)
+                 "ProfileData %s: loaded in %.3f s%s, %s%s%s", d->path,
+                 h->kept.loaded_in / 1e6, ahead
+                 ? " from its compiled form, mapped before the signal"
+                 : how == PROFILE_COMPILED_MAPPED ? " from its compiled form"
+                 : "", store->compressed ? "with gzip and br forms"
+                 : "no compressed forms (compress=off)",
+                 why ? "; compiled form: " : "", why ? why : "");
+}
+
+/* The reading the server runs with: serves what the parent mapped ahead
+ * of the signal while it is still the compiled file and fresh, else
+ * keeps the last good data where the file still holds its bytes, else
+ * loads, or keeps the last good data after a failed load (d->error says
+ * why). */
 static void load(profile_data_t *d, profile_holder_t *h, const char *build,
                  apr_off_t max_size, const char *dir, const char *key,
                  server_rec *s, apr_pool_t *pconf, apr_pool_t *ptemp)
 {
     profile_load_opts_t opts = {.render = 1};
     profile_store_t *store = NULL;
+    profile_compiled_form_t form;
     profile_compiled_how_e how;
     const char *err = NULL, *bytes = NULL, *why = NULL;
     apr_size_t len = 0;
@@ -209,6 +217,17 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
     apr_time_t t0 = apr_time_now(), mtime;
     char at[APR_CTIME_LEN];
 
+    if (h->ahead.store != NULL && dir != NULL
+        && profile_compiled_still(&h->ahead, dir, d->path, key, max_size,
+                                  ptemp) == APR_SUCCESS) {
+        form = h->ahead;
+        mapp = h->ahead_pool;
+        h->ahead.store = NULL;
+        h->ahead_pool = NULL;
+        serve(d, h, form.store, form.bytes, form.len,
+              PROFILE_COMPILED_MAPPED, 1, NULL, &form, NULL, mapp, t0, s);
+        return;
+    }
     opts.compress = d->compress;
     opts.max_size = max_size;
     opts.problems = profile_problems_make(ptemp, 1);
@@ -245,51 +264,17 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
      * would lengthen the silence; the next reading before a signal
      * compiles it.) */
     else if (profile_compiled_load(&store, &err, &how, &why, d->path, &opts,
-                                   dir, key, 0, mapp, np) == APR_SUCCESS) {
-        /* The bytes too, those loaded, in the store's pool: what another
-         * build loads should this file be bad after an upgrade. */
-        h->kept.bytes = bytes;
-        h->kept.len = len;
-        if (h->store_pool != NULL) {
-            apr_pool_destroy(h->store_pool);
-        }
-        /* The mapping it replaces goes once the new children run; one a
-         * restart before that left is unmapped now. */
-        if (h->old_map_pool != NULL) {
-            apr_pool_destroy(h->old_map_pool);
-        }
-        h->old_map_pool = h->map_pool;
-        if (how != PROFILE_COMPILED_MAPPED) {
-            apr_pool_destroy(mapp);
-            mapp = NULL;
-        }
-        else {
+                                   dir, key, 0, &form, mapp, np)
+             == APR_SUCCESS) {
+        if (how == PROFILE_COMPILED_MAPPED) {
             apr_pool_destroy(np);   /* (all of it is in mapp) */
             np = NULL;
         }
-        h->map_pool = mapp;
-        /* (What a parse took goes back; mapping took next to nothing,
-         * and trimming a large heap for each of 10,000 files would be
-         * the restart's longest part: post_config trims once.) */
-        if (how != PROFILE_COMPILED_MAPPED) {
-            trim_heap();
+        else {
+            apr_pool_destroy(mapp);
+            mapp = NULL;
         }
-        h->store_pool = np;
-        h->store = store;
-        h->lost = NULL;
-        h->kept.mtime = store->mtime;
-        h->kept.loaded_at = apr_time_now();
-        h->kept.loaded_in = h->kept.loaded_at - t0;
-        h->kept.stale_since = 0;
-        d->store = store;
-        /* (LogLevel profile:info shows it.) */
-        ap_log_error(APLOG_MARK, APLOG_INFO, 0, s, PROFILE_LOGNO(0006)
-                     "ProfileData %s: loaded in %.3f s%s, %s%s%s", d->path,
-                     h->kept.loaded_in / 1e6, how == PROFILE_COMPILED_MAPPED
-                     ? " from its compiled form" : "", store->compressed
-                     ? "with gzip and br forms"
-                     : "no compressed forms (compress=off)",
-                     why ? "; compiled form: " : "", why ? why : "");
+        serve(d, h, store, bytes, len, how, 0, why, &form, np, mapp, t0, s);
         return;
     }
     /* Said at every restart, one line: the first problem and how many
@@ -365,7 +350,7 @@ int profile_reload_check_config(apr_pool_t *pconf, apr_pool_t *plog,
         return OK;
     }
     profile_module_build(build, sizeof(build), ptemp);
-    dir = compiled_dir(build, s, ptemp);
+    dir = profile_compiled_dir_of(build, s, ptemp);
     for (hi = apr_hash_first(ptemp, mc->files); hi; hi = apr_hash_next(hi)) {
         if (validate(apr_hash_this_val(hi), mc->max_data_size, dir, build,
                      ptemp) != OK) {
@@ -406,7 +391,6 @@ int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *plog,
     profile_mod_conf_t *mc = profile_mod_conf(NULL);
     int gen = ap_state_query(AP_SQ_CONFIG_GEN);
     apr_hash_index_t *hi;
-    apr_hash_t *in_use = apr_hash_make(ptemp);
     char build[PROFILE_BUILD_LEN];
     const char *dir;
     int rv = OK;
@@ -424,25 +408,31 @@ int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *plog,
                  "jansson %s (built with %s)", PROFILE_VERSION, gen,
                  jansson_version_str(), JANSSON_VERSION);
     profile_module_build(build, sizeof(build), ptemp);
-    dir = mc ? compiled_dir(build, s, ptemp) : NULL;
+    dir = mc ? profile_compiled_dir_of(build, s, ptemp) : NULL;
+    if (mc != NULL) {
+        mc->compiled_in = dir ? apr_pstrdup(pconf, dir) : NULL;
+    }
     for (hi = mc ? apr_hash_first(ptemp, mc->files) : NULL; hi;
          hi = apr_hash_next(hi)) {
         profile_data_t *d = apr_hash_this_val(hi);
         profile_holder_t *h = profile_holder(s, d->path, build, 1);
-        const char *key = dir ? compiled_key(d, build, ptemp) : NULL;
+        const char *key = dir ? profile_compiled_key_of(d, build, pconf)
+                          : NULL;
         char since[APR_CTIME_LEN], at[APR_CTIME_LEN];
 
-        if (dir != NULL) {
-            apr_hash_set(in_use, profile_compiled_name(dir, d->path, key,
-                                                       ptemp),
-                         APR_HASH_KEY_STRING, d);
-        }
+        d->compiled_key = key;
         if (h == NULL) {
             d->error = "out of memory";
         }
         else {
             h->kept.generation = gen;
             load(d, h, build, mc->max_data_size, dir, key, s, pconf, ptemp);
+            /* What was mapped ahead and not used is of no use now. */
+            if (h->ahead_pool != NULL) {
+                apr_pool_destroy(h->ahead_pool);
+                h->ahead_pool = NULL;
+            }
+            h->ahead.store = NULL;
         }
         if (d->store != NULL) {
             /* Formatted once, not at every answer (apply_conditions). */
@@ -481,15 +471,10 @@ int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *plog,
             rv = !OK;               /* start-up with a bad file fails */
         }
     }
-    /* The data of files no section names any more, and compiled forms
-     * that nothing uses, written an hour ago or earlier (a configtest's
-     * for a configuration to come are younger). */
+    /* The data of files no section names any more (compiled forms
+     * nothing uses: the monitor, once the children run). */
     profile_holders_prune(s, gen);
     trim_heap();
-    if (dir != NULL) {
-        profile_compiled_prune(dir, in_use, apr_time_now()
-                               - apr_time_from_sec(3600), ptemp);
-    }
     if (mc != NULL) {
         mc->running = 1;
     }

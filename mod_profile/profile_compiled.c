@@ -60,8 +60,10 @@ const char *profile_compiled_name(const char *dir, const char *path,
     apr_sha1_update_binary(&c, (const unsigned char *)key, strlen(key));
     apr_sha1_final(d, &c);
     for (i = 0; i < APR_SHA1_DIGESTSIZE; i++) {
-        apr_snprintf(hex + 2 * i, 3, "%02x", d[i]);
+        hex[2 * i] = "0123456789abcdef"[d[i] >> 4];
+        hex[2 * i + 1] = "0123456789abcdef"[d[i] & 15];
     }
+    hex[2 * APR_SHA1_DIGESTSIZE] = '\0';
     return apr_pstrcat(p, dir, "/", hex, ".pcs", NULL);
 }
 
@@ -217,10 +219,24 @@ apr_status_t profile_compiled_read(profile_store_t **out,
     return APR_SUCCESS;
 }
 
-apr_status_t profile_compiled_map(profile_store_t **out, const char **bytes,
-                                  apr_size_t *len, const char *file,
-                                  const char *path, const char *key,
-                                  const char **why, apr_pool_t *p)
+/* What a compiled file is (the fields a form keeps to know it again). */
+#define FORM_FINFO (APR_FINFO_SIZE | APR_FINFO_TYPE | APR_FINFO_DEV \
+                    | APR_FINFO_INODE | APR_FINFO_MTIME | APR_FINFO_CTIME)
+
+static int is_form_file(const profile_compiled_form_t *form,
+                        const apr_finfo_t *fi)
+{
+    return form != NULL && form->store != NULL && fi->filetype == APR_REG
+           && form->dev == (apr_uint64_t)fi->device
+           && form->ino == (apr_uint64_t)fi->inode
+           && form->size == fi->size && form->mtime == fi->mtime
+           && form->ctime == fi->ctime;
+}
+
+apr_status_t profile_compiled_map(profile_compiled_form_t *form,
+                                  const char *file, const char *path,
+                                  const char *key, const char **why,
+                                  apr_pool_t *p)
 {
     apr_file_t *f;
     apr_finfo_t fi;
@@ -228,7 +244,7 @@ apr_status_t profile_compiled_map(profile_store_t **out, const char **bytes,
     apr_status_t rv;
     char ebuf[256];
 
-    *out = NULL;
+    memset(form, 0, sizeof(*form));
     rv = apr_file_open(&f, file, APR_FOPEN_READ | APR_FOPEN_BINARY,
                        APR_OS_DEFAULT, p);
     if (rv != APR_SUCCESS) {
@@ -236,7 +252,7 @@ apr_status_t profile_compiled_map(profile_store_t **out, const char **bytes,
                            ")", NULL);
         return rv;
     }
-    rv = apr_file_info_get(&fi, APR_FINFO_SIZE | APR_FINFO_TYPE, f);
+    rv = apr_file_info_get(&fi, FORM_FINFO, f);
     if (rv == APR_SUCCESS && (fi.filetype != APR_REG || fi.size <= 0)) {
         rv = APR_EINVAL;
     }
@@ -249,8 +265,9 @@ apr_status_t profile_compiled_map(profile_store_t **out, const char **bytes,
         *why = "not a compiled file";
         return rv;
     }
-    rv = profile_compiled_read(out, bytes, len, mm->mm, (apr_size_t)fi.size,
-                               path, key, why, p);
+    rv = profile_compiled_read(&form->store, &form->bytes, &form->len,
+                               mm->mm, (apr_size_t)fi.size, path, key, why,
+                               p);
     if (rv != APR_SUCCESS) {
         apr_mmap_delete(mm);
         return rv;
@@ -261,6 +278,11 @@ apr_status_t profile_compiled_map(profile_store_t **out, const char **bytes,
      * faults its pages in from there, shared. */
     madvise(mm->mm, (apr_size_t)fi.size, MADV_DONTNEED);
 #endif
+    form->dev = (apr_uint64_t)fi.device;
+    form->ino = (apr_uint64_t)fi.inode;
+    form->size = fi.size;
+    form->mtime = fi.mtime;
+    form->ctime = fi.ctime;
     return APR_SUCCESS;
 }
 
@@ -295,16 +317,55 @@ static int same_bytes(const profile_store_t *st, const char *path,
     return same;
 }
 
+/* The store of the compiled file `file` mapped into *form (in mp);
+ * APR_SUCCESS when it is fresh for the data file at `path`, else why
+ * not in *why. */
+static apr_status_t fresh(const profile_compiled_form_t *form,
+                          const char *path, apr_off_t max_size,
+                          apr_time_t *mtime, const char **why, apr_pool_t *p)
+{
+    if (max_size > 0 && (apr_off_t)form->store->size > max_size) {
+        *why = "over ProfileMaxDataSize";
+    }
+    else if (!same_bytes(form->store, path, mtime, p)) {
+        *why = "stale: the data file changed since";
+    }
+    else {
+        return APR_SUCCESS;
+    }
+    return APR_EINVAL;
+}
+
+apr_status_t profile_compiled_still(profile_compiled_form_t *form,
+                                    const char *dir, const char *path,
+                                    const char *key, apr_off_t max_size,
+                                    apr_pool_t *p)
+{
+    const char *file = profile_compiled_name(dir, path, key, p), *why;
+    apr_finfo_t fi;
+    apr_time_t mtime;
+
+    if (apr_stat(&fi, file, FORM_FINFO, p) != APR_SUCCESS
+        || !is_form_file(form, &fi)
+        || fresh(form, path, max_size, &mtime, &why, p) != APR_SUCCESS) {
+        return APR_EINVAL;
+    }
+    /* Last-Modified is the file's (a touch moves it). */
+    form->store->mtime = mtime;
+    return APR_SUCCESS;
+}
+
 apr_status_t profile_compiled_load(profile_store_t **out,
                                    const char **errmsg,
                                    profile_compiled_how_e *how,
                                    const char **why, const char *path,
                                    const profile_load_opts_t *opts,
                                    const char *dir, const char *key,
-                                   int compile, apr_pool_t *mpool,
-                                   apr_pool_t *p)
+                                   int compile, profile_compiled_form_t *form,
+                                   apr_pool_t *mpool, apr_pool_t *p)
 {
     profile_load_opts_t o = *opts;
+    profile_compiled_form_t mine;
     profile_store_t *st = NULL;
     const char *file, *bytes = NULL, *werr = NULL;
     apr_size_t len = 0;
@@ -315,7 +376,11 @@ apr_status_t profile_compiled_load(profile_store_t **out,
     *out = NULL;
     *how = PROFILE_COMPILED_LOADED;
     *why = NULL;
+    if (form == NULL) {
+        form = &mine;
+    }
     if (dir == NULL) {
+        form->store = NULL;
         return profile_store_load(out, errmsg, path, opts, p);
     }
     file = profile_compiled_name(dir, path, key, p);
@@ -325,32 +390,28 @@ apr_status_t profile_compiled_load(profile_store_t **out,
         mp = mpool;
     }
     else if (apr_pool_create(&mp, p) != APR_SUCCESS) {
+        form->store = NULL;
         return profile_store_load(out, errmsg, path, opts, p);
     }
-    if (profile_compiled_map(&st, &bytes, &len, file, path, key, why, mp)
-        == APR_SUCCESS) {
-        if (opts->max_size > 0 && (apr_off_t)st->size > opts->max_size) {
-            *why = "over ProfileMaxDataSize";
-        }
-        else if (!same_bytes(st, path, &mtime, p)) {
-            *why = "stale: the data file changed since";
-        }
-        else {
-            *how = PROFILE_COMPILED_MAPPED;
-            if (!opts->render) {
-                mpool ? apr_pool_clear(mp) : apr_pool_destroy(mp);
-                return APR_SUCCESS;
-            }
-            /* Last-Modified is the file's (a touch moves it). */
-            st->mtime = mtime;
-            if (opts->bytes != NULL) {
-                *opts->bytes = bytes;
-                *opts->len = len;
-            }
-            *out = st;
+    if (profile_compiled_map(form, file, path, key, why, mp) == APR_SUCCESS
+        && fresh(form, path, opts->max_size, &mtime, why, p)
+           == APR_SUCCESS) {
+        *how = PROFILE_COMPILED_MAPPED;
+        if (!opts->render) {
+            mpool ? apr_pool_clear(mp) : apr_pool_destroy(mp);
+            form->store = NULL;
             return APR_SUCCESS;
         }
+        /* Last-Modified is the file's (a touch moves it). */
+        form->store->mtime = mtime;
+        if (opts->bytes != NULL) {
+            *opts->bytes = form->bytes;
+            *opts->len = form->len;
+        }
+        *out = form->store;
+        return APR_SUCCESS;
     }
+    form->store = NULL;
     mpool ? apr_pool_clear(mp) : apr_pool_destroy(mp);
     if (!compile) {
         return profile_store_load(out, errmsg, path, opts, p);
@@ -378,6 +439,41 @@ apr_status_t profile_compiled_load(profile_store_t **out,
     }
     *out = opts->render ? st : NULL;
     return APR_SUCCESS;
+}
+
+apr_status_t profile_compiled_ahead(profile_compiled_form_t *form,
+                                    const char *dir, const char *path,
+                                    const char *key, apr_off_t max_size,
+                                    const profile_compiled_form_t *seen,
+                                    const profile_store_t *served,
+                                    apr_pool_t *mpool, apr_pool_t *p)
+{
+    const char *file = profile_compiled_name(dir, path, key, p), *why;
+    apr_finfo_t fi;
+    apr_time_t mtime;
+    apr_status_t rv;
+
+    memset(form, 0, sizeof(*form));
+    rv = apr_stat(&fi, file, FORM_FINFO, p);
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    if (is_form_file(seen, &fi)) {
+        return APR_EEXIST;
+    }
+    rv = profile_compiled_map(form, file, path, key, &why, mpool);
+    if (rv == APR_SUCCESS) {
+        rv = fresh(form, path, max_size, &mtime, &why, p);
+    }
+    if (rv == APR_SUCCESS && served != NULL
+        && served->size == form->store->size
+        && memcmp(served->md5, form->store->md5, sizeof(served->md5)) == 0) {
+        rv = APR_EEXIST;            /* the bytes served: a restart keeps */
+    }
+    if (rv != APR_SUCCESS) {
+        form->store = NULL;
+    }
+    return rv;
 }
 
 const char *profile_compiled_dir(const char *dir, apr_pool_t *p)

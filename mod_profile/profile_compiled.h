@@ -46,6 +46,19 @@ typedef enum {
                                  * it could not be written: *why says) */
 } profile_compiled_how_e;
 
+/* A compiled file mapped: its store, the data file's bytes it holds,
+ * and what the compiled file was when mapped (to know it again: a
+ * compiled file is only ever replaced, by a rename, never written in
+ * place). */
+typedef struct {
+    profile_store_t *store;         /* NULL: none mapped */
+    const char *bytes;
+    apr_size_t len;
+    apr_uint64_t dev, ino;
+    apr_off_t size;
+    apr_time_t mtime, ctime;
+} profile_compiled_form_t;
+
 /* Loads the data file at `path` as profile_store_load() does with
  * `opts`, through the compiled file of (path, key) in `dir` (NULL: none):
  * maps it when it is fresh, else loads the file and, with `compile` and
@@ -54,15 +67,39 @@ typedef enum {
  * a good file, and *out is NULL.  *how says which; *why says why a
  * compiled file could not be written, or is NULL.  A mapped store and
  * its mapping live in mpool (made for it: cleared when nothing is
- * mapped), or with mpool NULL in a subpool of p. */
+ * mapped), or with mpool NULL in a subpool of p.  `form` (NULL: not
+ * wanted) is set to the form mapped when *how is MAPPED, else to one
+ * with no store. */
 apr_status_t profile_compiled_load(profile_store_t **out,
                                    const char **errmsg,
                                    profile_compiled_how_e *how,
                                    const char **why, const char *path,
                                    const profile_load_opts_t *opts,
                                    const char *dir, const char *key,
-                                   int compile, apr_pool_t *mpool,
-                                   apr_pool_t *p);
+                                   int compile, profile_compiled_form_t *form,
+                                   apr_pool_t *mpool, apr_pool_t *p);
+
+/* APR_SUCCESS when `form`, mapped ahead (below), is still the compiled
+ * file of (path, key) in `dir` and fresh (its store's mtime then set to
+ * the data file's), which makes its store what profile_compiled_load()
+ * would map now. */
+apr_status_t profile_compiled_still(profile_compiled_form_t *form,
+                                    const char *dir, const char *path,
+                                    const char *key, apr_off_t max_size,
+                                    apr_pool_t *p);
+
+/* Ahead of the restart that will use it (the parent, while its children
+ * still serve): maps the compiled file of (path, key) in `dir` into
+ * *form in mpool, when it is not the file `seen` was mapped from (NULL:
+ * none), was compiled from bytes other than `served`'s (NULL: none) and
+ * is fresh.  APR_SUCCESS; APR_EEXIST when it is `seen`'s file or holds
+ * `served`'s bytes; else why not (no such file, stale, damaged). */
+apr_status_t profile_compiled_ahead(profile_compiled_form_t *form,
+                                    const char *dir, const char *path,
+                                    const char *key, apr_off_t max_size,
+                                    const profile_compiled_form_t *seen,
+                                    const profile_store_t *served,
+                                    apr_pool_t *mpool, apr_pool_t *p);
 
 /* The compiled file's name in `dir` for (path, key). */
 const char *profile_compiled_name(const char *dir, const char *path,
@@ -86,13 +123,13 @@ apr_status_t profile_compiled_read(profile_store_t **out,
                                    const char *path, const char *key,
                                    const char **why, apr_pool_t *p);
 
-/* Maps the compiled file `file` of (path, key) into a store in p (its
- * path set to `path`), with *bytes and *len the data file's bytes it
- * holds.  APR_SUCCESS, or an error with *why. */
-apr_status_t profile_compiled_map(profile_store_t **out, const char **bytes,
-                                  apr_size_t *len, const char *file,
-                                  const char *path, const char *key,
-                                  const char **why, apr_pool_t *p);
+/* Maps the compiled file `file` of (path, key) into form->store in p
+ * (its path set to `path`), with form->bytes and len the data file's
+ * bytes it holds.  APR_SUCCESS, or an error with *why. */
+apr_status_t profile_compiled_map(profile_compiled_form_t *form,
+                                  const char *file, const char *path,
+                                  const char *key, const char **why,
+                                  apr_pool_t *p);
 
 /* NULL when compiled files may be kept in `dir` (made if missing, mode
  * 0700): a directory that only the user running may write, since what

@@ -163,10 +163,10 @@ static void a_mapped_store_answers_as_the_loaded_one(void **state)
     apr_pool_t *p = POOL(state);
     profile_load_opts_t o = {.render = 1, .compress = 1, .pages = where,
                              .npages = 1};
-    profile_store_t *st = NULL, *mapped = NULL;
+    profile_store_t *st = NULL;
+    profile_compiled_form_t form;
     const char *err = NULL, *why = NULL, *dir, *path, *file, *bytes = NULL;
-    const char *kept = NULL;
-    apr_size_t len, klen = 0, mlen = 0;
+    apr_size_t len, klen = 0;
     char *text;
 
     path = copy_sample(&dir, &text, &len, p);
@@ -178,19 +178,18 @@ static void a_mapped_store_answers_as_the_loaded_one(void **state)
     assert_int_equal(profile_compiled_write(st, bytes, klen, file, path,
                                             "build 1", &why, p),
                      APR_SUCCESS);
-    assert_int_equal(profile_compiled_map(&mapped, &kept, &mlen, file, path,
-                                          "build 1", &why, p), APR_SUCCESS);
-    same_store(st, mapped);
+    assert_int_equal(profile_compiled_map(&form, file, path, "build 1", &why,
+                                          p), APR_SUCCESS);
+    same_store(st, form.store);
     /* The data file's bytes, kept for another build. */
-    same_bytes(text, len, kept, mlen);
+    same_bytes(text, len, form.bytes, form.len);
     /* Another key (a build, options) never reads it. */
-    assert_int_not_equal(profile_compiled_map(&mapped, &kept, &mlen, file,
-                                              path, "build 2", &why, p),
-                         APR_SUCCESS);
-    assert_string_equal(why, "compiled for another build or other options");
-    assert_int_not_equal(profile_compiled_map(&mapped, &kept, &mlen, file,
-                                              "/elsewhere.json", "build 1",
+    assert_int_not_equal(profile_compiled_map(&form, file, path, "build 2",
                                               &why, p), APR_SUCCESS);
+    assert_string_equal(why, "compiled for another build or other options");
+    assert_int_not_equal(profile_compiled_map(&form, file, "/elsewhere.json",
+                                              "build 1", &why, p),
+                         APR_SUCCESS);
     remove_dir(dir, p);
 }
 
@@ -209,12 +208,13 @@ static void only_a_fresh_compiled_file_is_used(void **state)
     path = copy_sample(&dir, &text, &len, p);
     /* Validating (configtest) compiles. */
     assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path,
-                                           &check, dir, "k", 1, NULL, p),
+                                           &check, dir, "k", 1, NULL, NULL, p),
                      APR_SUCCESS);
     assert_null(st);
     assert_int_equal(how, PROFILE_COMPILED_WRITTEN);
     assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path, &o,
-                                           dir, "k", 1, NULL, p), APR_SUCCESS);
+                                           dir, "k", 1, NULL,
+                                           NULL, p), APR_SUCCESS);
     assert_int_equal(how, PROFILE_COMPILED_MAPPED);
     assert_non_null(strstr(st->profile[0].data, "Lucía"));
     /* Edited since, the same size, at once (its times not settled):
@@ -224,23 +224,26 @@ static void only_a_fresh_compiled_file_is_used(void **state)
     memcpy(at, "Lucio", 5);
     unit_write_file(path, text, len, p);
     assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path, &o,
-                                           dir, "k", 1, NULL, p), APR_SUCCESS);
+                                           dir, "k", 1, NULL,
+                                           NULL, p), APR_SUCCESS);
     assert_int_equal(how, PROFILE_COMPILED_WRITTEN);
     assert_non_null(strstr(st->profile[0].data, "Lucio"));
     assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path, &o,
-                                           dir, "k", 1, NULL, p), APR_SUCCESS);
+                                           dir, "k", 1, NULL,
+                                           NULL, p), APR_SUCCESS);
     assert_int_equal(how, PROFILE_COMPILED_MAPPED);
     assert_non_null(strstr(st->profile[0].data, "Lucio"));
     /* Another key: loaded. */
     o.compress = 1;
     assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path, &o,
-                                           dir, "k compress", 1, NULL, p),
+                                           dir, "k compress", 1, NULL,
+                                           NULL, p),
                      APR_SUCCESS);
     assert_int_equal(how, PROFILE_COMPILED_WRITTEN);
     /* Not to be compiled (a load after the signal): loaded, nothing
      * written. */
     assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path, &o,
-                                           dir, "k after", 0, NULL, p),
+                                           dir, "k after", 0, NULL, NULL, p),
                      APR_SUCCESS);
     assert_int_equal(how, PROFILE_COMPILED_LOADED);
     assert_non_null(st);
@@ -249,16 +252,19 @@ static void only_a_fresh_compiled_file_is_used(void **state)
     /* A bad file: refused as a load refuses it, whatever was compiled. */
     unit_write_file(path, "{", 1, p);
     assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path, &o,
-                                           dir, "k", 1, NULL, p), APR_EINVAL);
+                                           dir, "k", 1, NULL,
+                                           NULL, p), APR_EINVAL);
     assert_non_null(strstr(err, "invalid JSON"));
     /* No directory: a plain load. */
     unit_write_file(path, text, len, p);
     assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path, &o,
-                                           NULL, "k", 1, NULL, p), APR_SUCCESS);
+                                           NULL, "k", 1, NULL,
+                                           NULL, p), APR_SUCCESS);
     assert_int_equal(how, PROFILE_COMPILED_LOADED);
     /* A directory it cannot write to: loaded, and said why. */
     assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path, &o,
-                                           "/nonexistent/dir", "k", 1, NULL, p),
+                                           "/nonexistent/dir", "k", 1, NULL,
+                                           NULL, p),
                      APR_SUCCESS);
     assert_int_equal(how, PROFILE_COMPILED_LOADED);
     assert_non_null(strstr(why, "cannot write"));
@@ -292,8 +298,9 @@ static void a_damaged_compiled_file_is_refused(void **state)
     profile_load_opts_t o = {.render = 1, .compress = 1, .pages = where,
                              .npages = 1};
     profile_store_t *st = NULL;
+    profile_compiled_form_t form;
     const char *err = NULL, *why = NULL, *dir, *path, *file, *bytes;
-    apr_size_t len, n, at, mlen;
+    apr_size_t len, n, at;
     char *text, *good, *bad;
     apr_pool_t *sub;
     int refused = 0, taken = 0;
@@ -326,10 +333,10 @@ static void a_damaged_compiled_file_is_refused(void **state)
                 }
                 unit_write_file(bad, copy, n, sub);
             }
-            if (profile_compiled_map(&st, &bytes, &mlen, bad, path, "k",
-                                     &why, sub) == APR_SUCCESS) {
+            if (profile_compiled_map(&form, bad, path, "k", &why, sub)
+                == APR_SUCCESS) {
                 taken++;
-                assert_int_equal(st->nlangs, 2);
+                assert_int_equal(form.store->nlangs, 2);
             }
             else {
                 refused++;
