@@ -92,6 +92,7 @@ static void map_ahead(profile_mod_conf_t *mc, server_rec *s, apr_pool_t *p)
     apr_hash_index_t *hi;
     apr_finfo_t fi;
     apr_pool_t *tmp;
+    int mapped = 0, whole = 1;
 
     if (apr_stat(&fi, mc->compiled_in, APR_FINFO_MTIME, p) != APR_SUCCESS
         || (fi.mtime == seen.dir_mtime
@@ -106,8 +107,8 @@ static void map_ahead(profile_mod_conf_t *mc, server_rec *s, apr_pool_t *p)
         apr_pool_t *mp;
 
         if (apr_time_now() - t0 > TICK_BUDGET) {
-            apr_pool_destroy(tmp);
-            return;                 /* (the next run goes on) */
+            whole = 0;              /* (the next run goes on) */
+            break;
         }
         if (h == NULL || d->compiled_key == NULL
             || apr_pool_create(&mp, h->kept.pool) != APR_SUCCESS) {
@@ -122,6 +123,7 @@ static void map_ahead(profile_mod_conf_t *mc, server_rec *s, apr_pool_t *p)
             }
             h->ahead_pool = mp;
             h->ahead = form;
+            mapped++;
         }
         else {
             apr_pool_destroy(mp);
@@ -129,7 +131,17 @@ static void map_ahead(profile_mod_conf_t *mc, server_rec *s, apr_pool_t *p)
         apr_pool_clear(tmp);
     }
     apr_pool_destroy(tmp);
-    seen.dir_mtime = fi.mtime;
+    if (whole) {
+        seen.dir_mtime = fi.mtime;
+    }
+    if (mapped > 0) {
+        /* (LogLevel profile:info shows it.) */
+        ap_log_error(APLOG_MARK, APLOG_INFO, 0, s, PROFILE_LOGNO(0015)
+                     "%d compiled form%s mapped ahead of the next restart "
+                     "in %.3f s%s", mapped, mapped == 1 ? "" : "s",
+                     (apr_time_now() - t0) / 1e6,
+                     whole ? "" : "; more in the next run");
+    }
 }
 
 /* The compiled forms in use, by their file names. */

@@ -11,8 +11,13 @@ deliverable 1; docs/operations.md, "Compiled forms").
   (CONTRACT §9), never the compiled form of the bytes it no longer holds.
 * A compiled form written by another build of the module (a package
   upgrade replaced the .so) is never read.
+* Between restarts the parent maps what configtest compiled (its
+  monitor hook, about every ten seconds; PROFILE0015), and the restart
+  serves that ("mapped before the signal") only while it is still the
+  compiled file and the data file still holds its bytes.
 * A directory others may write is not used (PROFILE0013); Off writes
-  nothing; compiled forms nothing uses are removed after an hour.
+  nothing; compiled forms nothing uses are removed after an hour (by the
+  parent, once the restart's children run).
 """
 import glob
 import json
@@ -28,6 +33,9 @@ import proc_util as pu
 B = "/api/v1"
 INFO = "LogLevel warn profile:info\nProfileCompiledDir logs/mod_profile\n"
 MAPPED = "from its compiled form"
+AHEAD = "mapped before the signal"
+# httpd runs the monitor hook about every ten seconds.
+MONITOR_S = 30
 
 
 def _bytes(headline):
@@ -56,6 +64,19 @@ def _headline(server):
     r = server.get(B + "/profile", {"Accept-Language": "en"})
     assert r.status == 200, r
     return r.json()["headline"]
+
+
+def _mapped_ahead(server, since):
+    """Waits until the parent has mapped ahead what configtest compiled;
+    the log from `since` on."""
+    deadline = time.monotonic() + MONITOR_S
+    while time.monotonic() < deadline:
+        text = pu.log_since(server, since)
+        if "PROFILE0015" in text:
+            assert "1 compiled form mapped ahead" in text, text
+            return text
+        time.sleep(0.2)
+    raise AssertionError("nothing mapped ahead in %d s" % MONITOR_S)
 
 
 def _compiled(server, d=None):
@@ -96,6 +117,47 @@ def test_configtest_compiles_and_the_restart_maps(server):
     text = pu.restart(server, "graceful")
     assert MAPPED in _line(text, server.path)
     assert _headline(server) == "Version C"
+
+
+def test_the_restart_serves_what_the_parent_mapped_ahead(server):
+    since = pu.log_size(server)
+    _write(server.path, _bytes("Version B"))
+    assert server.configtest().returncode == 0
+    _mapped_ahead(server, since)
+    text = pu.restart(server, "USR1")
+    assert AHEAD in _line(text, server.path)
+    assert _headline(server) == "Version B"
+    for coding in ("identity", "gzip", "br"):
+        r = server.get(B + "/experience", {"Accept-Language": "es",
+                                           "Accept-Encoding": coding})
+        assert r.status == 200, r
+        body = h.decompress(r.body, coding) if coding != "identity" \
+            else r.body
+        assert json.loads(body, object_pairs_hook=list) == h.expected(
+            h.load_data(server.path), "/experience", "es")
+
+
+@pytest.mark.parametrize("edit", ["same size", "bad"])
+def test_an_edit_after_the_mapping_ahead_is_not_served_from_it(server,
+                                                                edit):
+    since = pu.log_size(server)
+    _write(server.path, _bytes("Version B"))
+    assert server.configtest().returncode == 0
+    _mapped_ahead(server, since)
+    if edit == "bad":
+        _write(server.path, b'{"broken":')
+    else:
+        with open(server.path, "r+b") as f:
+            f.write(_bytes("Version C"))
+    text = pu.restart(server, "USR1")
+    if edit == "bad":
+        assert "PROFILE0003" in text and "invalid JSON" in text, text
+        assert _headline(server) == "Version A"
+        server.log_checked = pu.log_size(server)
+    else:
+        line = _line(text, server.path)
+        assert "loaded in" in line and MAPPED not in line, line
+        assert _headline(server) == "Version C"
 
 
 def test_an_edit_after_configtest_is_served_from_its_new_bytes(server):
@@ -180,6 +242,9 @@ def test_unused_compiled_forms_go_after_an_hour(server):
     for f in (old, used, mine):
         os.utime(f, (hour_ago, hour_ago))
     pu.restart(server, "USR1")
+    deadline = time.monotonic() + MONITOR_S
+    while os.path.exists(old) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not os.path.exists(old)
     assert os.path.exists(used) and os.path.exists(young)
     assert os.path.exists(mine)
-    assert not os.path.exists(old)

@@ -348,12 +348,82 @@ static void a_damaged_compiled_file_is_refused(void **state)
     remove_dir(dir, p);
 }
 
+/* What the parent maps ahead of a restart (profile_compiled_ahead) is
+ * what the restart serves while it is still the compiled file and the
+ * data file still holds its bytes (profile_compiled_still); never a
+ * file it has mapped already or the bytes it serves. */
+static void a_form_mapped_ahead_is_used_only_while_fresh(void **state)
+{
+    apr_pool_t *p = POOL(state), *mp;
+    profile_load_opts_t check = {.render = 0, .compress = 0};
+    profile_compiled_form_t form, again;
+    profile_compiled_how_e how;
+    profile_store_t *st = NULL;
+    const char *err = NULL, *why = NULL, *dir, *path;
+    apr_size_t len;
+    char *text, *at;
+
+    path = copy_sample(&dir, &text, &len, p);
+    assert_int_equal(apr_pool_create(&mp, p), APR_SUCCESS);
+    /* Nothing compiled yet. */
+    assert_int_not_equal(profile_compiled_ahead(&form, dir, path, "k", 0,
+                                                NULL, NULL, mp, p),
+                         APR_SUCCESS);
+    assert_null(form.store);
+    /* Compiled (configtest): mapped ahead; the same file again is not. */
+    assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path,
+                                           &check, dir, "k", 1, NULL, NULL,
+                                           p), APR_SUCCESS);
+    assert_int_equal(profile_compiled_ahead(&form, dir, path, "k", 0, NULL,
+                                            NULL, mp, p), APR_SUCCESS);
+    assert_non_null(strstr(form.store->profile[0].data, "Lucía"));
+    assert_int_equal(form.len, len);
+    assert_int_equal(profile_compiled_ahead(&again, dir, path, "k", 0,
+                                            &form, NULL, mp, p), APR_EEXIST);
+    /* The bytes already served: a restart keeps those. */
+    assert_int_equal(profile_compiled_ahead(&again, dir, path, "k", 0, NULL,
+                                            form.store, mp, p), APR_EEXIST);
+    /* Another key, or over ProfileMaxDataSize: not this form. */
+    assert_int_not_equal(profile_compiled_still(&form, dir, path, "k2", 0,
+                                                p), APR_SUCCESS);
+    assert_int_not_equal(profile_compiled_still(&form, dir, path, "k",
+                                                (apr_off_t)len - 1, p),
+                         APR_SUCCESS);
+    assert_int_equal(profile_compiled_still(&form, dir, path, "k", 0, p),
+                     APR_SUCCESS);
+    /* The data file edited since, the same size, at once: not fresh. */
+    at = strstr(text, "Lucía");
+    memcpy(at, "Lucio", 5);
+    unit_write_file(path, text, len, p);
+    assert_int_not_equal(profile_compiled_still(&form, dir, path, "k", 0,
+                                                p), APR_SUCCESS);
+    assert_int_not_equal(profile_compiled_ahead(&again, dir, path, "k", 0,
+                                                NULL, NULL, mp, p),
+                         APR_SUCCESS);
+    /* Compiled again: the form mapped before is no longer the file, the
+     * new one is mapped ahead. */
+    assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path,
+                                           &check, dir, "k", 1, NULL, NULL,
+                                           p), APR_SUCCESS);
+    assert_int_equal(how, PROFILE_COMPILED_WRITTEN);
+    assert_int_not_equal(profile_compiled_still(&form, dir, path, "k", 0,
+                                                p), APR_SUCCESS);
+    assert_int_equal(profile_compiled_ahead(&again, dir, path, "k", 0,
+                                            &form, NULL, mp, p),
+                     APR_SUCCESS);
+    assert_non_null(strstr(again.store->profile[0].data, "Lucio"));
+    assert_int_equal(profile_compiled_still(&again, dir, path, "k", 0, p),
+                     APR_SUCCESS);
+    remove_dir(dir, p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         UNIT_TEST(a_mapped_store_answers_as_the_loaded_one),
         UNIT_TEST(only_a_fresh_compiled_file_is_used),
         UNIT_TEST(a_damaged_compiled_file_is_refused),
+        UNIT_TEST(a_form_mapped_ahead_is_used_only_while_fresh),
     };
 
     return cmocka_run_group_tests(tests, unit_group_setup,
