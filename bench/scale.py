@@ -382,6 +382,10 @@ def graceful(srv, n, sample, paths, kind, rev, timeout):
         test_s = None
         if kind == "c":
             test_s = configtest(srv, timeout)
+        # What the parent holds just before the signal: the running
+        # stores and what it mapped ahead of the restart since.
+        parent = srv.parent_pid()
+        before_kb = srv.rss_kb().get(parent) if parent else None
         t_sig = time.monotonic()
         cp = srv.run("-k", "graceful", timeout=timeout)
         cmd_s = time.monotonic() - t_sig
@@ -401,7 +405,8 @@ def graceful(srv, n, sample, paths, kind, rev, timeout):
         poller.stop()
     silence = poller.silence(t_cmd - 0.3)
     return {"silence": silence, "to_new": t_new - t_cmd, "cmd": cmd_s,
-            "test": test_s, "failed": poller.failed}
+            "test": test_s, "failed": poller.failed,
+            "parent_before": before_kb}
 
 
 def rps(srv, n, args):
@@ -532,15 +537,21 @@ def report_lines(results, args):
     out += ["", "Graceful details (seconds from the command, or from "
             "`httpd -t` for (c), until the changed profiles answer their "
             "new data; the `-k graceful` command's own time; failed "
-            "static requests during the step):", "",
+            "static requests during the step; the parent's RSS just "
+            "before `-k graceful`, holding what it mapped ahead of the "
+            "restart):", "",
             "| profiles | way | silence | to new data | `-k graceful` "
-            "command | `httpd -t` | failed |", "|---|---|---|---|---|---|---|"]
+            "command | `httpd -t` | failed | parent RSS before the "
+            "signal |", "|---|---|---|---|---|---|---|---|"]
     for r in results:
         for kind in ("a", "b", "c"):
             g = r[kind]
-            out.append("| %d | %s | %s | %.2f s | %.2f s | %s | %d |" % (
-                r["n"], kind, cell("%.2f s", g["silence"]), g["to_new"],
-                g["cmd"], cell("%.2f s", g["test"]), g["failed"]))
+            kb = g.get("parent_before")
+            out.append("| %d | %s | %s | %.2f s | %.2f s | %s | %d | %s |"
+                       % (r["n"], kind, cell("%.2f s", g["silence"]),
+                          g["to_new"], g["cmd"], cell("%.2f s", g["test"]),
+                          g["failed"], cell("%.0f MB", kb / 1024.0
+                                            if kb else None)))
     out += ["", "req/s rounds: " + "; ".join(
         "%d: %s" % (r["n"], ", ".join("%.0f" % x for x in r["rps_rounds"]))
         for r in results)]
