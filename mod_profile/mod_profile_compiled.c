@@ -22,6 +22,8 @@
 #include "http_core.h"
 #include "http_log.h"
 #include "http_main.h"
+#include "ap_mpm.h"
+#include "scoreboard.h"
 
 #include <apr_strings.h>
 
@@ -163,11 +165,38 @@ static apr_hash_t *in_use(profile_mod_conf_t *mc, apr_pool_t *p)
     return keep;
 }
 
+/* Whether a child of the running generation has started.  After a
+ * graceful restart the MPM's main loop may run the monitor before it
+ * starts the new generation's children (it starts them as the old ones
+ * exit, or at its next one-second tick): work done then would keep every
+ * site silent longer. */
+static int children_run(void)
+{
+    int limit = 0, gen = 0, i;
+
+    if (ap_scoreboard_image == NULL
+        || ap_mpm_query(AP_MPMQ_HARD_LIMIT_DAEMONS, &limit) != APR_SUCCESS
+        || ap_mpm_query(AP_MPMQ_GENERATION, &gen) != APR_SUCCESS) {
+        return 0;
+    }
+    for (i = 0; i < limit; i++) {
+        const process_score *ps = ap_get_scoreboard_process(i);
+
+        if (ps->pid != 0 && ps->generation == gen && !ps->quiescing) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int profile_compiled_monitor(apr_pool_t *p, server_rec *s)
 {
     profile_mod_conf_t *mc = profile_mod_conf(NULL);
     apr_pool_t *tmp;
 
+    if (!children_run()) {
+        return DECLINED;            /* (the next run, about 10 s on) */
+    }
     /* The children of this generation run: the mappings the restart
      * replaced are theirs alone now. */
     profile_holders_reap(s);
