@@ -307,7 +307,7 @@ static int profile_handler(request_rec *r)
     site.origins = conf->origins;
     site.max_age = profile_conf_max_age(conf);
     site.cache_control = profile_conf_cache_control(conf);
-    site.compress = data && profile_conf_compress(conf->use, NULL, NULL);
+    site.compress = data && conf->use->compressed;
 
     memset(&req, 0, sizeof(req));
     req.method = r->method_number == M_GET ? PROFILE_M_GET

@@ -126,6 +126,10 @@ struct profile_use {
                                      * else NULL */
     int refuse;                     /* bad=; -1: not said */
     int compress;                   /* compress=; -1: not said */
+    int compressed;                 /* its gzip and br forms are served:
+                                     * compress= or its server's default
+                                     * (profile_conf_files(), once, not
+                                     * at every request) */
     const char *url;                /* url=: the page's public URL; NULL:
                                      * from the server's name */
     const char *assets;             /* assets=; NULL: PROFILE_PAGE_ASSETS */

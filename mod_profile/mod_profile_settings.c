@@ -125,12 +125,12 @@ void profile_conf_files(apr_pool_t *ptemp)
         profile_data_t *d = apr_hash_this_val(hi);
 
         for (i = 0; i < d->uses->nelts; i++) {
-            const profile_use_t *u = APR_ARRAY_IDX(d->uses, i,
-                                                   profile_use_t *);
+            profile_use_t *u = APR_ARRAY_IDX(d->uses, i, profile_use_t *);
 
-            d->compress |= profile_conf_compress(u, NULL, NULL);
+            u->compressed = profile_conf_compress(u, NULL, NULL);
+            d->compress |= u->compressed;
             if (u->page) {
-                add_page(d, (profile_use_t *)u, mc->pool);
+                add_page(d, u, mc->pool);
             }
             if (d->refuse_at == NULL
                 && profile_conf_refuse(u, &at, mc->pool)) {
