@@ -191,14 +191,37 @@ const char *profile_conf_location_of(const ap_directive_t *d,
 const char *profile_set_data(cmd_parms *cmd, void *dconf, int argc,
                              char *const argv[]);
 
-/* mod_profile_settings.c */
 /* Each directive's value with its default resolved (as mod_md's
- * md_config_get*): the only place the defaults are known. */
-int profile_conf_max_age(const profile_dir_conf_t *conf);
-const char *profile_conf_cache_control(const profile_dir_conf_t *conf);
-int profile_conf_log_variables(const profile_dir_conf_t *conf);
+ * md_config_get*): the only place the defaults are known.  Those every
+ * request reads are here, inline (a call each cost more than the
+ * getter); the rest are in mod_profile_settings.c. */
+static APR_INLINE int profile_conf_max_age(const profile_dir_conf_t *conf)
+{
+    return conf->max_age >= 0 ? conf->max_age : PROFILE_DEFAULT_MAX_AGE;
+}
+
+static APR_INLINE const char *
+profile_conf_cache_control(const profile_dir_conf_t *conf)
+{
+    return conf->max_age >= 0 ? conf->cache_control
+           : "public, max-age=" APR_STRINGIFY(PROFILE_DEFAULT_MAX_AGE);
+}
+
+static APR_INLINE int
+profile_conf_log_variables(const profile_dir_conf_t *conf)
+{
+    return conf->log_variables == 1;
+}
+
 /* The URL path of the API base of a section, or NULL. */
-const char *profile_conf_base(const profile_dir_conf_t *conf);
+static APR_INLINE const char *
+profile_conf_base(const profile_dir_conf_t *conf)
+{
+    return conf->base_path ? conf->base_path
+           : conf->use ? conf->use->base : NULL;
+}
+
+/* mod_profile_settings.c */
 /* The URL path of the API base of line u's file, or NULL. */
 const char *profile_use_base(const profile_use_t *u);
 /* A line's options, said on it or by its server's default; *at (if not

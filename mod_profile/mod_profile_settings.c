@@ -2,7 +2,8 @@
 /*
  * mod_profile_settings.c -- what each directive resolves to, in one
  * place (as mod_md's md_config_get*): the typed getters with every
- * default, each ProfileData line's options from the line or its
+ * default (those every request reads are inline in mod_profile.h),
+ * each ProfileData line's options from the line or its
  * server's default, and each file's load-time choices from its lines
  * (CONTRACT §1).  Where a directive is written is directive reading
  * (mod_profile_config.c).  Nothing here re-creates httpd's section walk
@@ -18,28 +19,6 @@
 
 #include "mod_profile.h"
 #include "profile_args.h"
-
-int profile_conf_max_age(const profile_dir_conf_t *conf)
-{
-    return conf->max_age >= 0 ? conf->max_age : PROFILE_DEFAULT_MAX_AGE;
-}
-
-const char *profile_conf_cache_control(const profile_dir_conf_t *conf)
-{
-    return conf->max_age >= 0 ? conf->cache_control
-           : "public, max-age=" APR_STRINGIFY(PROFILE_DEFAULT_MAX_AGE);
-}
-
-int profile_conf_log_variables(const profile_dir_conf_t *conf)
-{
-    return conf->log_variables == 1;
-}
-
-const char *profile_conf_base(const profile_dir_conf_t *conf)
-{
-    return conf->base_path ? conf->base_path
-           : conf->use ? conf->use->base : NULL;
-}
 
 const char *profile_use_base(const profile_use_t *u)
 {
