@@ -8,27 +8,24 @@
  * area (every string and body, and the data file's bytes), written as
  * the walk meets them so that writing takes no copy of the store, then
  * the tape of 64-bit words that walks the store
- * (profile_compiled_tape.c), read once when mapped.  Only the build
- * that wrote a file reads it (the key says the build), so words are
- * native; every part is checked against the file's size before use.
+ * (profile_compiled_tape.c), read once when mapped (when one is used:
+ * profile_compiled_use.c).  Only the build that wrote a file reads it
+ * (the key says the build), so words are native; every part is checked
+ * against the file's size before use.
  *
  * Pure core: libc and APR only; never an httpd header.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/statvfs.h>
 
 #include <apr_file_io.h>
 #include <apr_mmap.h>
 #include <apr_sha1.h>
 #include <apr_strings.h>
-#include <apr_user.h>
 
 #include "profile_compiled.h"
 #include "profile_compiled_int.h"
-#include "profile_data.h"
-#include "profile_same.h"
 
 #define MAGIC "mod_profile/pcs\n"   /* 16 bytes */
 #define VERSION 1
@@ -219,20 +216,6 @@ apr_status_t profile_compiled_read(profile_store_t **out,
     return APR_SUCCESS;
 }
 
-/* What a compiled file is (the fields a form keeps to know it again). */
-#define FORM_FINFO (APR_FINFO_SIZE | APR_FINFO_TYPE | APR_FINFO_DEV \
-                    | APR_FINFO_INODE | APR_FINFO_MTIME | APR_FINFO_CTIME)
-
-static int is_form_file(const profile_compiled_form_t *form,
-                        const apr_finfo_t *fi)
-{
-    return form != NULL && form->store != NULL && fi->filetype == APR_REG
-           && form->dev == (apr_uint64_t)fi->device
-           && form->ino == (apr_uint64_t)fi->inode
-           && form->size == fi->size && form->mtime == fi->mtime
-           && form->ctime == fi->ctime;
-}
-
 apr_status_t profile_compiled_map(profile_compiled_form_t *form,
                                   const char *file, const char *path,
                                   const char *key, const char **why,
@@ -252,7 +235,7 @@ apr_status_t profile_compiled_map(profile_compiled_form_t *form,
                            ")", NULL);
         return rv;
     }
-    rv = apr_file_info_get(&fi, FORM_FINFO, f);
+    rv = apr_file_info_get(&fi, PC_FORM_FINFO, f);
     if (rv == APR_SUCCESS && (fi.filetype != APR_REG || fi.size <= 0)) {
         rv = APR_EINVAL;
     }
@@ -284,254 +267,4 @@ apr_status_t profile_compiled_map(profile_compiled_form_t *form,
     form->mtime = fi.mtime;
     form->ctime = fi.ctime;
     return APR_SUCCESS;
-}
-
-/* Whether a compiled form of a file of len bytes fits in dir's file
- * system with a tenth of it left free (on a tmpfs such as /run, whose
- * other users must not run out of room): its bound is that of the load's
- * memory, 16 times the file plus 8 MB (CONTRACT §9). */
-static int room_for(const char *dir, apr_size_t len)
-{
-    struct statvfs v;
-
-    if (statvfs(dir, &v) != 0) {
-        return 1;                   /* (writing will say) */
-    }
-    return (apr_uint64_t)v.f_bavail * v.f_frsize
-           >= 16 * (apr_uint64_t)len + (8u << 20)
-              + (apr_uint64_t)v.f_blocks * v.f_frsize / 10;
-}
-
-/* profile_same_bytes() with its buffer given back at once. */
-static int same_bytes(const profile_store_t *st, const char *path,
-                      apr_time_t *mtime, apr_pool_t *p)
-{
-    apr_pool_t *tmp;
-    int same;
-
-    if (apr_pool_create(&tmp, p) != APR_SUCCESS) {
-        return 0;
-    }
-    same = profile_same_bytes(st, path, mtime, tmp);
-    apr_pool_destroy(tmp);
-    return same;
-}
-
-/* The store of the compiled file `file` mapped into *form (in mp);
- * APR_SUCCESS when it is fresh for the data file at `path`, else why
- * not in *why. */
-static apr_status_t fresh(const profile_compiled_form_t *form,
-                          const char *path, apr_off_t max_size,
-                          apr_time_t *mtime, const char **why, apr_pool_t *p)
-{
-    if (max_size > 0 && (apr_off_t)form->store->size > max_size) {
-        *why = "over ProfileMaxDataSize";
-    }
-    else if (!same_bytes(form->store, path, mtime, p)) {
-        *why = "stale: the data file changed since";
-    }
-    else {
-        return APR_SUCCESS;
-    }
-    return APR_EINVAL;
-}
-
-apr_status_t profile_compiled_still(profile_compiled_form_t *form,
-                                    const char *dir, const char *path,
-                                    const char *key, apr_off_t max_size,
-                                    apr_pool_t *p)
-{
-    const char *file = profile_compiled_name(dir, path, key, p), *why;
-    apr_finfo_t fi;
-    apr_time_t mtime;
-
-    if (apr_stat(&fi, file, FORM_FINFO, p) != APR_SUCCESS
-        || !is_form_file(form, &fi)
-        || fresh(form, path, max_size, &mtime, &why, p) != APR_SUCCESS) {
-        return APR_EINVAL;
-    }
-    /* Last-Modified is the file's (a touch moves it). */
-    form->store->mtime = mtime;
-    return APR_SUCCESS;
-}
-
-apr_status_t profile_compiled_load(profile_store_t **out,
-                                   const char **errmsg,
-                                   profile_compiled_how_e *how,
-                                   const char **why, const char *path,
-                                   const profile_load_opts_t *opts,
-                                   const char *dir, const char *key,
-                                   int compile, profile_compiled_form_t *form,
-                                   apr_pool_t *mpool, apr_pool_t *p)
-{
-    profile_load_opts_t o = *opts;
-    profile_compiled_form_t mine;
-    profile_store_t *st = NULL;
-    const char *file, *bytes = NULL, *werr = NULL;
-    apr_size_t len = 0;
-    apr_time_t mtime;
-    apr_pool_t *mp;
-    apr_status_t rv;
-
-    *out = NULL;
-    *how = PROFILE_COMPILED_LOADED;
-    *why = NULL;
-    if (form == NULL) {
-        form = &mine;
-    }
-    if (dir == NULL) {
-        form->store = NULL;
-        return profile_store_load(out, errmsg, path, opts, p);
-    }
-    file = profile_compiled_name(dir, path, key, p);
-    /* The mapping goes with mp unless it is used: mpool itself, cleared
-     * then (the caller made it for this), or a subpool of p. */
-    if (mpool != NULL) {
-        mp = mpool;
-    }
-    else if (apr_pool_create(&mp, p) != APR_SUCCESS) {
-        form->store = NULL;
-        return profile_store_load(out, errmsg, path, opts, p);
-    }
-    if (profile_compiled_map(form, file, path, key, why, mp) == APR_SUCCESS
-        && fresh(form, path, opts->max_size, &mtime, why, p)
-           == APR_SUCCESS) {
-        *how = PROFILE_COMPILED_MAPPED;
-        if (!opts->render) {
-            mpool ? apr_pool_clear(mp) : apr_pool_destroy(mp);
-            form->store = NULL;
-            return APR_SUCCESS;
-        }
-        /* Last-Modified is the file's (a touch moves it). */
-        form->store->mtime = mtime;
-        if (opts->bytes != NULL) {
-            *opts->bytes = form->bytes;
-            *opts->len = form->len;
-        }
-        *out = form->store;
-        return APR_SUCCESS;
-    }
-    form->store = NULL;
-    mpool ? apr_pool_clear(mp) : apr_pool_destroy(mp);
-    if (!compile) {
-        return profile_store_load(out, errmsg, path, opts, p);
-    }
-    /* Loaded, and rendered to be compiled even when only validating. */
-    o.render = 1;
-    o.bytes = &bytes;
-    o.len = &len;
-    rv = profile_store_load(&st, errmsg, path, &o, p);
-    if (rv != APR_SUCCESS) {
-        return rv;
-    }
-    if (!room_for(dir, len)) {
-        werr = apr_pstrcat(p, "not written: ", dir, " has less than 10 % "
-                           "of its file system free beside it", NULL);
-    }
-    else if (profile_compiled_write(st, bytes, len, file, path, key, &werr,
-                                    p) == APR_SUCCESS) {
-        *how = PROFILE_COMPILED_WRITTEN;
-    }
-    *why = werr;
-    if (opts->bytes != NULL) {
-        *opts->bytes = bytes;
-        *opts->len = len;
-    }
-    *out = opts->render ? st : NULL;
-    return APR_SUCCESS;
-}
-
-apr_status_t profile_compiled_ahead(profile_compiled_form_t *form,
-                                    const char *dir, const char *path,
-                                    const char *key, apr_off_t max_size,
-                                    const profile_compiled_form_t *seen,
-                                    const profile_store_t *served,
-                                    apr_pool_t *mpool, apr_pool_t *p)
-{
-    const char *file = profile_compiled_name(dir, path, key, p), *why;
-    apr_finfo_t fi;
-    apr_time_t mtime;
-    apr_status_t rv;
-
-    memset(form, 0, sizeof(*form));
-    rv = apr_stat(&fi, file, FORM_FINFO, p);
-    if (rv != APR_SUCCESS) {
-        return rv;
-    }
-    if (is_form_file(seen, &fi)) {
-        return APR_EEXIST;
-    }
-    rv = profile_compiled_map(form, file, path, key, &why, mpool);
-    if (rv == APR_SUCCESS) {
-        rv = fresh(form, path, max_size, &mtime, &why, p);
-    }
-    if (rv == APR_SUCCESS && served != NULL
-        && served->size == form->store->size
-        && memcmp(served->md5, form->store->md5, sizeof(served->md5)) == 0) {
-        rv = APR_EEXIST;            /* the bytes served: a restart keeps */
-    }
-    if (rv != APR_SUCCESS) {
-        form->store = NULL;
-    }
-    return rv;
-}
-
-const char *profile_compiled_dir(const char *dir, apr_pool_t *p)
-{
-    apr_finfo_t fi;
-    apr_uid_t uid;
-    apr_gid_t gid;
-    apr_status_t rv;
-    char ebuf[256];
-
-    rv = apr_dir_make_recursive(dir, APR_FPROT_UREAD | APR_FPROT_UWRITE
-                                | APR_FPROT_UEXECUTE, p);
-    if (rv == APR_SUCCESS) {
-        rv = apr_stat(&fi, dir, APR_FINFO_TYPE | APR_FINFO_USER
-                      | APR_FINFO_PROT, p);
-    }
-    if (rv == APR_SUCCESS) {
-        rv = apr_uid_current(&uid, &gid, p);
-    }
-    if (rv != APR_SUCCESS) {
-        return apr_psprintf(p, "%s: %s", dir,
-                            apr_strerror(rv, ebuf, sizeof(ebuf)));
-    }
-    /* What is mapped from it is served: only its owner may write it, as
-     * sshd wants of a home directory. */
-    if (fi.filetype != APR_DIR || fi.user != uid
-        || (fi.protection & (APR_FPROT_GWRITE | APR_FPROT_WWRITE))) {
-        return apr_psprintf(p, "%s is not a directory that only this "
-                            "user (uid %lu) may write", dir,
-                            (unsigned long)uid);
-    }
-    return NULL;
-}
-
-void profile_compiled_prune(const char *dir, apr_hash_t *keep,
-                            apr_time_t before, apr_pool_t *p)
-{
-    apr_dir_t *d;
-    apr_finfo_t fi;
-
-    if (apr_dir_open(&d, dir, p) != APR_SUCCESS) {
-        return;
-    }
-    while (apr_dir_read(&fi, APR_FINFO_NAME | APR_FINFO_TYPE
-                        | APR_FINFO_MTIME, d) == APR_SUCCESS) {
-        /* Compiled files ("HEX.pcs") and temporary ones ("HEX.pcs.XXXXXX")
-         * only, of nothing in use, written before `before`. */
-        const char *pcs = strstr(fi.name, ".pcs");
-        const char *full;
-
-        if (pcs == NULL || pcs - fi.name != 2 * APR_SHA1_DIGESTSIZE
-            || fi.filetype != APR_REG || fi.mtime >= before) {
-            continue;
-        }
-        full = apr_pstrcat(p, dir, "/", fi.name, NULL);
-        if (apr_hash_get(keep, full, APR_HASH_KEY_STRING) == NULL) {
-            apr_file_remove(full, p);
-        }
-    }
-    apr_dir_close(d);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * profile_compiled_int.h -- what profile_compiled.c (the file) and
- * profile_compiled_tape.c (the store's walk) share.
+ * profile_compiled_int.h -- what profile_compiled.c (the file),
+ * profile_compiled_tape.c (the store's walk) and profile_compiled_use.c
+ * (when a file is used) share.
  *
  * Pure core: libc and APR only; never an httpd header.
  */
@@ -14,6 +15,10 @@
 #include "profile_store.h"
 
 #define PC_MAX_LANGS 64
+
+/* What a compiled file is (the fields a form keeps to know it again). */
+#define PC_FORM_FINFO (APR_FINFO_SIZE | APR_FINFO_TYPE | APR_FINFO_DEV \
+                       | APR_FINFO_INODE | APR_FINFO_MTIME | APR_FINFO_CTIME)
 
 /* A tape being made (malloc'd; the writer frees it) and blobs being
  * written to the file f, at its offset `blen` from their start. */
