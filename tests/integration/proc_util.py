@@ -35,12 +35,14 @@ def children(ppid):
     return sorted(out)
 
 
-def rss_kib(pid):
-    """Resident set size of `pid` in KiB (0 if it is gone)."""
+def rss_kib(pid, field="VmRSS"):
+    """Resident set size of `pid` in KiB (0 if it is gone); with field
+    "RssAnon", only its anonymous part (heap, pools, stacks: not the
+    pages of files and libraries it maps)."""
     try:
         with open("/proc/%d/status" % pid) as f:
             for line in f:
-                if line.startswith("VmRSS:"):
+                if line.startswith(field + ":"):
                     return int(line.split()[1])
     except OSError:
         pass
@@ -48,12 +50,13 @@ def rss_kib(pid):
 
 
 def server_rss(parent):
-    """{"parent": KiB, "children": KiB, "processes": n, "total": KiB}."""
+    """{"parent": KiB, "parent_anon": KiB, "children": KiB,
+    "processes": n, "total": KiB}."""
     kids = children(parent)
     p = rss_kib(parent)
     c = sum(rss_kib(k) for k in kids)
-    return {"parent": p, "children": c, "processes": 1 + len(kids),
-            "total": p + c}
+    return {"parent": p, "parent_anon": rss_kib(parent, "RssAnon"),
+            "children": c, "processes": 1 + len(kids), "total": p + c}
 
 
 def log_size(server):

@@ -491,8 +491,14 @@ def test_reloads_under_load(make_httpd, workdir, sample):
         log = pu.log_since(server, log_start)
         pu.assert_no_crash(server, log)
         assert not pu.module_messages(log), log
-        # The parent holds the data: flat over every reload.
+        # The parent holds the data: flat over every reload.  Its
+        # anonymous memory, that is: the pages of the libraries the
+        # module links (brotli, libm, utf8proc) leave its RSS with each
+        # restart, which unloads the .so, and come back only when a
+        # restart renders a file rather than maps its compiled form
+        # (about 0.6 MB either way).
         if not SANITIZED:
-            assert rss1["parent"] <= rss0["parent"] + 256, (rss0, rss1)
+            assert rss1["parent_anon"] <= rss0["parent_anon"] + 256, \
+                (rss0, rss1)
     finally:
         server.stop()
