@@ -112,23 +112,18 @@ static void map_ahead(profile_mod_conf_t *mc, server_rec *s, apr_pool_t *p)
             whole = 0;              /* (the next run goes on) */
             break;
         }
-        if (h == NULL || d->compiled_key == NULL
-            || apr_pool_create(&mp, h->kept.pool) != APR_SUCCESS) {
-            continue;
-        }
-        if (profile_compiled_ahead(&form, mc->compiled_in, d->path,
-                                   d->compiled_key, mc->max_data_size,
-                                   h->ahead.store ? &h->ahead : &h->form,
-                                   h->store, mp, tmp) == APR_SUCCESS) {
+        if (h != NULL && d->compiled_key != NULL
+            && profile_compiled_ahead(&form, &mp, mc->compiled_in, d->path,
+                                      d->compiled_key, mc->max_data_size,
+                                      h->ahead.store ? &h->ahead : &h->form,
+                                      h->store, h->kept.pool, tmp)
+               == APR_SUCCESS) {
             if (h->ahead_pool != NULL) {
                 apr_pool_destroy(h->ahead_pool);
             }
             h->ahead_pool = mp;
             h->ahead = form;
             mapped++;
-        }
-        else {
-            apr_pool_destroy(mp);
         }
         apr_pool_clear(tmp);
     }

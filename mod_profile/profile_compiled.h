@@ -90,16 +90,19 @@ apr_status_t profile_compiled_still(profile_compiled_form_t *form,
 
 /* Ahead of the restart that will use it (the parent, while its children
  * still serve): maps the compiled file of (path, key) in `dir` into
- * *form in mpool, when it is not the file `seen` was mapped from (NULL:
- * none), was compiled from bytes other than `served`'s (NULL: none) and
- * is fresh.  APR_SUCCESS; APR_EEXIST when it is `seen`'s file or holds
- * `served`'s bytes; else why not (no such file, stale, damaged). */
+ * *form, in a new subpool of `parent` (*mpool), when it is not the file
+ * `seen` was mapped from (NULL: none), was compiled from bytes other
+ * than `served`'s (NULL: none) and is fresh.  APR_SUCCESS; APR_EEXIST
+ * when it is `seen`'s file or holds `served`'s bytes; else why not (no
+ * such file, stale, damaged).  Only APR_SUCCESS leaves a subpool, and
+ * a file already seen costs one stat. */
 apr_status_t profile_compiled_ahead(profile_compiled_form_t *form,
+                                    apr_pool_t **mpool,
                                     const char *dir, const char *path,
                                     const char *key, apr_off_t max_size,
                                     const profile_compiled_form_t *seen,
                                     const profile_store_t *served,
-                                    apr_pool_t *mpool, apr_pool_t *p);
+                                    apr_pool_t *parent, apr_pool_t *p);
 
 /* The compiled file's name in `dir` for (path, key). */
 const char *profile_compiled_name(const char *dir, const char *path,

@@ -187,11 +187,12 @@ apr_status_t profile_compiled_load(profile_store_t **out,
 }
 
 apr_status_t profile_compiled_ahead(profile_compiled_form_t *form,
+                                    apr_pool_t **mpool,
                                     const char *dir, const char *path,
                                     const char *key, apr_off_t max_size,
                                     const profile_compiled_form_t *seen,
                                     const profile_store_t *served,
-                                    apr_pool_t *mpool, apr_pool_t *p)
+                                    apr_pool_t *parent, apr_pool_t *p)
 {
     const char *file = profile_compiled_name(dir, path, key, p), *why;
     apr_finfo_t fi;
@@ -199,6 +200,7 @@ apr_status_t profile_compiled_ahead(profile_compiled_form_t *form,
     apr_status_t rv;
 
     memset(form, 0, sizeof(*form));
+    *mpool = NULL;
     rv = apr_stat(&fi, file, PC_FORM_FINFO, p);
     if (rv != APR_SUCCESS) {
         return rv;
@@ -206,7 +208,10 @@ apr_status_t profile_compiled_ahead(profile_compiled_form_t *form,
     if (is_form_file(seen, &fi)) {
         return APR_EEXIST;
     }
-    rv = profile_compiled_map(form, file, path, key, &why, mpool);
+    rv = apr_pool_create(mpool, parent);
+    if (rv == APR_SUCCESS) {
+        rv = profile_compiled_map(form, file, path, key, &why, *mpool);
+    }
     if (rv == APR_SUCCESS) {
         rv = fresh(form, path, max_size, &mtime, &why, p);
     }
@@ -217,6 +222,10 @@ apr_status_t profile_compiled_ahead(profile_compiled_form_t *form,
     }
     if (rv != APR_SUCCESS) {
         form->store = NULL;
+        if (*mpool != NULL) {
+            apr_pool_destroy(*mpool);
+            *mpool = NULL;
+        }
     }
     return rv;
 }

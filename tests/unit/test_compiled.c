@@ -354,7 +354,7 @@ static void a_damaged_compiled_file_is_refused(void **state)
  * file it has mapped already or the bytes it serves. */
 static void a_form_mapped_ahead_is_used_only_while_fresh(void **state)
 {
-    apr_pool_t *p = POOL(state), *mp;
+    apr_pool_t *p = POOL(state), *mp = p, *other = p;
     profile_load_opts_t check = {.render = 0, .compress = 0};
     profile_compiled_form_t form, again;
     profile_compiled_how_e how;
@@ -364,25 +364,32 @@ static void a_form_mapped_ahead_is_used_only_while_fresh(void **state)
     char *text, *at;
 
     path = copy_sample(&dir, &text, &len, p);
-    assert_int_equal(apr_pool_create(&mp, p), APR_SUCCESS);
-    /* Nothing compiled yet. */
-    assert_int_not_equal(profile_compiled_ahead(&form, dir, path, "k", 0,
-                                                NULL, NULL, mp, p),
+    /* Nothing compiled yet: nothing mapped, no pool left. */
+    assert_int_not_equal(profile_compiled_ahead(&form, &mp, dir, path, "k",
+                                                0, NULL, NULL, p, p),
                          APR_SUCCESS);
     assert_null(form.store);
-    /* Compiled (configtest): mapped ahead; the same file again is not. */
+    assert_null(mp);
+    /* Compiled (configtest): mapped ahead, in a pool of its own; the same
+     * file again is not. */
     assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path,
                                            &check, dir, "k", 1, NULL, NULL,
                                            p), APR_SUCCESS);
-    assert_int_equal(profile_compiled_ahead(&form, dir, path, "k", 0, NULL,
-                                            NULL, mp, p), APR_SUCCESS);
+    assert_int_equal(profile_compiled_ahead(&form, &mp, dir, path, "k", 0,
+                                            NULL, NULL, p, p), APR_SUCCESS);
+    assert_non_null(mp);
+    assert_ptr_not_equal(mp, p);
     assert_non_null(strstr(form.store->profile[0].data, "Lucía"));
     assert_int_equal(form.len, len);
-    assert_int_equal(profile_compiled_ahead(&again, dir, path, "k", 0,
-                                            &form, NULL, mp, p), APR_EEXIST);
+    assert_int_equal(profile_compiled_ahead(&again, &other, dir, path, "k",
+                                            0, &form, NULL, p, p),
+                     APR_EEXIST);
+    assert_null(other);
     /* The bytes already served: a restart keeps those. */
-    assert_int_equal(profile_compiled_ahead(&again, dir, path, "k", 0, NULL,
-                                            form.store, mp, p), APR_EEXIST);
+    assert_int_equal(profile_compiled_ahead(&again, &other, dir, path, "k",
+                                            0, NULL, form.store, p, p),
+                     APR_EEXIST);
+    assert_null(other);
     /* Another key, or over ProfileMaxDataSize: not this form. */
     assert_int_not_equal(profile_compiled_still(&form, dir, path, "k2", 0,
                                                 p), APR_SUCCESS);
@@ -397,9 +404,10 @@ static void a_form_mapped_ahead_is_used_only_while_fresh(void **state)
     unit_write_file(path, text, len, p);
     assert_int_not_equal(profile_compiled_still(&form, dir, path, "k", 0,
                                                 p), APR_SUCCESS);
-    assert_int_not_equal(profile_compiled_ahead(&again, dir, path, "k", 0,
-                                                NULL, NULL, mp, p),
+    assert_int_not_equal(profile_compiled_ahead(&again, &other, dir, path,
+                                                "k", 0, NULL, NULL, p, p),
                          APR_SUCCESS);
+    assert_null(other);
     /* Compiled again: the form mapped before is no longer the file, the
      * new one is mapped ahead. */
     assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path,
@@ -408,12 +416,15 @@ static void a_form_mapped_ahead_is_used_only_while_fresh(void **state)
     assert_int_equal(how, PROFILE_COMPILED_WRITTEN);
     assert_int_not_equal(profile_compiled_still(&form, dir, path, "k", 0,
                                                 p), APR_SUCCESS);
-    assert_int_equal(profile_compiled_ahead(&again, dir, path, "k", 0,
-                                            &form, NULL, mp, p),
+    assert_int_equal(profile_compiled_ahead(&again, &other, dir, path, "k",
+                                            0, &form, NULL, p, p),
                      APR_SUCCESS);
+    assert_non_null(other);
     assert_non_null(strstr(again.store->profile[0].data, "Lucio"));
     assert_int_equal(profile_compiled_still(&again, dir, path, "k", 0, p),
                      APR_SUCCESS);
+    apr_pool_destroy(other);
+    apr_pool_destroy(mp);
     remove_dir(dir, p);
 }
 
