@@ -210,7 +210,7 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
     profile_load_opts_t opts = {.render = 1};
     profile_store_t *store = NULL;
     profile_compiled_form_t form;
-    profile_compiled_how_e how;
+    profile_compiled_how_e how = PROFILE_COMPILED_LOADED;
     const char *err = NULL, *bytes = NULL, *why = NULL;
     apr_size_t len = 0;
     apr_pool_t *np = NULL, *mapp = NULL;
@@ -279,16 +279,14 @@ static void load(profile_data_t *d, profile_holder_t *h, const char *build,
     }
     /* Said at every restart, one line: the first problem and how many
      * more (configtest lists them). */
-    d->error = opts.problems->total > 1
-               ? apr_psprintf(pconf, "%s (and %" APR_SIZE_T_FMT " more "
-                              "problem%s: apachectl configtest lists them)",
-                              profile_data_problem_line(
-                                  &APR_ARRAY_IDX(opts.problems->list, 0,
-                                                 profile_data_problem_t),
-                                  d->path, pconf),
-                              opts.problems->total - 1,
-                              opts.problems->total == 2 ? "" : "s")
-               : apr_pstrdup(pconf, err);
+    d->error = profile_data_problems_summary(opts.problems, err, d->path,
+                                             pconf);
+    if (how == PROFILE_COMPILED_JUDGED) {
+        ap_log_error(APLOG_MARK, APLOG_INFO, 0, s, PROFILE_LOGNO(0006)
+                     "ProfileData %s: the bytes the reading before the "
+                     "signal found bad, not read again (checked in %.3f s)",
+                     d->path, (apr_time_now() - t0) / 1e6);
+    }
     if (np != NULL) {
         apr_pool_destroy(np);
     }

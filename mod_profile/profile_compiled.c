@@ -28,7 +28,11 @@
 #include "profile_compiled_int.h"
 
 #define MAGIC "mod_profile/pcs\n"   /* 16 bytes */
+#define BAD_MAGIC "mod_profile/bad\n" /* 16 bytes: a verdict */
 #define VERSION 1
+/* The longest message a verdict keeps (a longer one is not written). */
+#define BAD_MAX (64 * 1024)
+#define ALIGN8(n) (((n) + 7) & ~(apr_uint64_t)7)
 
 typedef struct {
     char magic[16];
@@ -77,6 +81,66 @@ static char *full_key(const char *path, const char *key, apr_size_t *len,
     return s;
 }
 
+/* A temporary file beside `file` (*tmp: its name), for writing. */
+static apr_status_t open_tmp(apr_file_t **f, char **tmp, const char *file,
+                             const char **why, apr_pool_t *p)
+{
+    apr_status_t rv;
+    char ebuf[256];
+
+    *tmp = apr_pstrcat(p, file, ".XXXXXX", NULL);
+    rv = apr_file_mktemp(f, *tmp, APR_FOPEN_CREATE | APR_FOPEN_WRITE
+                         | APR_FOPEN_EXCL | APR_FOPEN_BINARY
+                         | APR_FOPEN_BUFFERED, p);
+    if (rv != APR_SUCCESS) {
+        *why = apr_psprintf(p, "cannot write in %s: %s", file,
+                            apr_strerror(rv, ebuf, sizeof(ebuf)));
+    }
+    return rv;
+}
+
+/* Closes f and renames it, whole, to `file`; or removes it when a write
+ * `failed` or closing or renaming fails (*why says). */
+static apr_status_t close_into(apr_file_t *f, int failed, const char *tmp,
+                               const char *file, const char **why,
+                               apr_pool_t *p)
+{
+    apr_status_t rv = apr_file_close(f);
+    char ebuf[256];
+
+    if (failed && rv == APR_SUCCESS) {
+        rv = APR_EGENERAL;          /* (a write failed, or memory) */
+    }
+    if (rv == APR_SUCCESS) {
+        rv = apr_file_rename(tmp, file, p);
+    }
+    if (rv != APR_SUCCESS) {
+        apr_file_remove(tmp, p);
+        *why = apr_psprintf(p, "cannot write %s: %s", file,
+                            apr_strerror(rv, ebuf, sizeof(ebuf)));
+    }
+    return rv;
+}
+
+/* A header for the key (path, key) and the data file read as r says. */
+static void head_for(head_t *h, const char *magic, apr_size_t klen,
+                     const profile_read_t *r)
+{
+    memset(h, 0, sizeof(*h));
+    memcpy(h->magic, magic, sizeof(h->magic));
+    h->version = VERSION;
+    h->layout = PROFILE_STORE_LAYOUT;
+    h->key_len = klen;
+    h->blob_off = ALIGN8(sizeof(*h) + klen + 1);
+    h->size = r->size;
+    h->dev = r->dev;
+    h->ino = r->ino;
+    h->mtime = r->mtime;
+    h->ctime = r->ctime;
+    h->read_at = r->read_at;
+    memcpy(h->md5, r->md5, sizeof(h->md5));
+}
+
 apr_status_t profile_compiled_write(const profile_store_t *st,
                                     const char *bytes, apr_size_t len,
                                     const char *file, const char *path,
@@ -84,35 +148,26 @@ apr_status_t profile_compiled_write(const profile_store_t *st,
                                     apr_pool_t *p)
 {
     static const char zeros[8] = {0};
+    profile_read_t r;
     pc_wr_t w;
     head_t h;
     apr_status_t rv;
     apr_size_t klen;
     apr_off_t zero = 0;
-    char *tmp, *fk = full_key(path, key, &klen, p), ebuf[256];
+    char *tmp, *fk = full_key(path, key, &klen, p);
 
     memset(&w, 0, sizeof(w));
-    memset(&h, 0, sizeof(h));
-    memcpy(h.magic, MAGIC, sizeof(h.magic));
-    h.version = VERSION;
-    h.layout = PROFILE_STORE_LAYOUT;
-    h.key_len = klen;
-    h.blob_off = (sizeof(h) + klen + 1 + 7) & ~(apr_uint64_t)7;
+    r.size = st->size;
+    memcpy(r.md5, st->md5, sizeof(r.md5));
+    r.dev = st->dev;
+    r.ino = st->ino;
+    r.mtime = st->mtime;
+    r.ctime = st->ctime;
+    r.read_at = st->read_at;
+    head_for(&h, MAGIC, klen, &r);
     h.bytes_len = len;
-    h.size = st->size;
-    h.dev = st->dev;
-    h.ino = st->ino;
-    h.mtime = st->mtime;
-    h.ctime = st->ctime;
-    h.read_at = st->read_at;
-    memcpy(h.md5, st->md5, sizeof(h.md5));
-    tmp = apr_pstrcat(p, file, ".XXXXXX", NULL);
-    rv = apr_file_mktemp(&w.f, tmp, APR_FOPEN_CREATE | APR_FOPEN_WRITE
-                         | APR_FOPEN_EXCL | APR_FOPEN_BINARY
-                         | APR_FOPEN_BUFFERED, p);
+    rv = open_tmp(&w.f, &tmp, file, why, p);
     if (rv != APR_SUCCESS) {
-        *why = apr_psprintf(p, "cannot write in %s: %s", file,
-                            apr_strerror(rv, ebuf, sizeof(ebuf)));
         return rv;
     }
     /* The header last, once the parts' places are known: the blobs are
@@ -125,7 +180,7 @@ apr_status_t profile_compiled_write(const profile_store_t *st,
     pc_put_store(&w, st);
     h.bytes_off = pc_blob(&w, bytes, len);
     h.blob_len = w.blen;
-    h.tape_off = h.blob_off + ((w.blen + 7) & ~(apr_uint64_t)7);
+    h.tape_off = h.blob_off + ALIGN8(w.blen);
     h.tape_n = w.n;
     h.total = h.tape_off + w.n * sizeof(apr_uint64_t);
     if (!w.failed
@@ -138,20 +193,104 @@ apr_status_t profile_compiled_write(const profile_store_t *st,
                != APR_SUCCESS)) {
         w.failed = 1;
     }
-    rv = apr_file_close(w.f);
-    if (w.failed && rv == APR_SUCCESS) {
-        rv = APR_EGENERAL;          /* (a write failed, or memory) */
-    }
-    if (rv == APR_SUCCESS) {
-        rv = apr_file_rename(tmp, file, p);
-    }
-    if (rv != APR_SUCCESS) {
-        apr_file_remove(tmp, p);
-        *why = apr_psprintf(p, "cannot write %s: %s", file,
-                            apr_strerror(rv, ebuf, sizeof(ebuf)));
-    }
+    rv = close_into(w.f, w.failed, tmp, file, why, p);
     free(w.tape);
     return rv;
+}
+
+apr_status_t profile_compiled_write_bad(const profile_read_t *r,
+                                        const char *message,
+                                        const char *file, const char *path,
+                                        const char *key, const char **why,
+                                        apr_pool_t *p)
+{
+    static const char zeros[8] = {0};
+    apr_size_t klen, mlen = strlen(message);
+    char *tmp, *fk = full_key(path, key, &klen, p);
+    apr_file_t *f;
+    apr_status_t rv;
+    head_t h;
+    int failed;
+
+    if (mlen > BAD_MAX) {
+        *why = "its message is too long to keep";
+        return APR_EINVAL;
+    }
+    head_for(&h, BAD_MAGIC, klen, r);
+    h.blob_len = mlen + 1;
+    h.tape_off = h.total = h.blob_off + ALIGN8(h.blob_len);
+    rv = open_tmp(&f, &tmp, file, why, p);
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    failed = apr_file_write_full(f, &h, sizeof(h), NULL) != APR_SUCCESS
+             || apr_file_write_full(f, fk, klen + 1, NULL) != APR_SUCCESS
+             || apr_file_write_full(f, zeros, (apr_size_t)(h.blob_off
+                                    - sizeof(h) - klen - 1), NULL)
+                != APR_SUCCESS
+             || apr_file_write_full(f, message, mlen + 1, NULL)
+                != APR_SUCCESS
+             || apr_file_write_full(f, zeros, (apr_size_t)(h.total
+                                    - h.blob_off - h.blob_len), NULL)
+                != APR_SUCCESS;
+    return close_into(f, failed, tmp, file, why, p);
+}
+
+apr_status_t profile_compiled_read_bad(const char **message,
+                                       profile_read_t *r, const char *file,
+                                       const char *path, const char *key,
+                                       apr_pool_t *p)
+{
+    apr_size_t klen, got = 0;
+    const char *fk = full_key(path, key, &klen, p);
+    apr_file_t *f;
+    apr_finfo_t fi;
+    apr_status_t rv;
+    head_t h;
+    char *buf;
+
+    rv = apr_file_open(&f, file, APR_FOPEN_READ | APR_FOPEN_BINARY,
+                       APR_OS_DEFAULT, p);
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    rv = apr_file_info_get(&fi, APR_FINFO_SIZE | APR_FINFO_TYPE, f);
+    if (rv == APR_SUCCESS
+        && (fi.filetype != APR_REG || fi.size < (apr_off_t)sizeof(h)
+            || fi.size > (apr_off_t)(sizeof(h) + klen + BAD_MAX + 16))) {
+        rv = APR_EINVAL;            /* (not a verdict of this key) */
+    }
+    if (rv == APR_SUCCESS) {
+        buf = apr_palloc(p, (apr_size_t)fi.size);
+        rv = apr_file_read_full(f, buf, (apr_size_t)fi.size, &got);
+    }
+    apr_file_close(f);
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    memcpy(&h, buf, sizeof(h));
+    if (memcmp(h.magic, BAD_MAGIC, sizeof(h.magic)) != 0
+        || h.version != VERSION || h.layout != PROFILE_STORE_LAYOUT
+        || h.total != (apr_uint64_t)got || h.key_len != klen
+        || h.blob_off != ALIGN8(sizeof(h) + klen + 1)
+        || h.blob_off > h.total || memcmp(buf + sizeof(h), fk, klen + 1) != 0
+        || h.blob_len == 0 || h.blob_len > h.total - h.blob_off
+        || h.tape_n != 0
+        || h.tape_off != h.total
+        || h.total != h.blob_off + ALIGN8(h.blob_len)
+        || memchr(buf + h.blob_off, '\0', (apr_size_t)h.blob_len)
+           != buf + h.blob_off + h.blob_len - 1) {
+        return APR_EINVAL;
+    }
+    *message = buf + h.blob_off;
+    r->size = (apr_size_t)h.size;
+    memcpy(r->md5, h.md5, sizeof(r->md5));
+    r->dev = h.dev;
+    r->ino = h.ino;
+    r->mtime = h.mtime;
+    r->ctime = h.ctime;
+    r->read_at = h.read_at;
+    return APR_SUCCESS;
 }
 
 apr_status_t profile_compiled_read(profile_store_t **out,
@@ -173,6 +312,10 @@ apr_status_t profile_compiled_read(profile_store_t **out,
         return APR_EINVAL;
     }
     memcpy(&h, base, sizeof(h));
+    if (memcmp(h.magic, BAD_MAGIC, sizeof(h.magic)) == 0) {
+        *why = "none: the data file was bad when last compiled";
+        return APR_EINVAL;
+    }
     if (memcmp(h.magic, MAGIC, sizeof(h.magic)) != 0
         || h.version != VERSION || h.layout != PROFILE_STORE_LAYOUT
         || h.total != (apr_uint64_t)size) {
@@ -184,9 +327,9 @@ apr_status_t profile_compiled_read(profile_store_t **out,
         *why = "compiled for another build or other options";
         return APR_EINVAL;
     }
-    if (h.blob_off != ((sizeof(h) + klen + 1 + 7) & ~(apr_uint64_t)7)
+    if (h.blob_off != ALIGN8(sizeof(h) + klen + 1)
         || h.blob_off > h.total || h.blob_len > h.total - h.blob_off
-        || h.tape_off != h.blob_off + ((h.blob_len + 7) & ~(apr_uint64_t)7)
+        || h.tape_off != h.blob_off + ALIGN8(h.blob_len)
         || h.tape_off > h.total
         || h.tape_n != (h.total - h.tape_off) / 8
         || h.total != h.tape_off + h.tape_n * 8

@@ -42,8 +42,11 @@
 typedef enum {
     PROFILE_COMPILED_MAPPED,    /* a fresh compiled file, mapped */
     PROFILE_COMPILED_WRITTEN,   /* loaded, and compiled for next time */
-    PROFILE_COMPILED_LOADED     /* loaded; not compiled (no directory, or
+    PROFILE_COMPILED_LOADED,    /* loaded; not compiled (no directory, or
                                  * it could not be written: *why says) */
+    PROFILE_COMPILED_JUDGED     /* not loaded: the data file holds the
+                                 * bytes a reading before found bad (its
+                                 * verdict: *errmsg) */
 } profile_compiled_how_e;
 
 /* A compiled file mapped: its store, the data file's bytes it holds,
@@ -61,9 +64,11 @@ typedef struct {
 
 /* Loads the data file at `path` as profile_store_load() does with
  * `opts`, through the compiled file of (path, key) in `dir` (NULL: none):
- * maps it when it is fresh, else loads the file and, with `compile` and
- * a good file, writes its compiled file (rendering it even when
- * opts->render is 0, validating).  Validating, a fresh compiled file is
+ * maps it when it is fresh, else loads the file and, with `compile`,
+ * writes its compiled file (rendering it even when opts->render is 0,
+ * validating) or, for a bad file, its verdict (profile_compiled_write_bad).
+ * Without `compile`, a fresh verdict is the answer: APR_EINVAL, its
+ * message in *errmsg, *how JUDGED, and the file is not parsed.  Validating, a fresh compiled file is
  * a good file, and *out is NULL.  *how says which; *why says why a
  * compiled file could not be written, or is NULL.  A mapped store and
  * its mapping live in mpool (made for it: cleared when nothing is
@@ -115,6 +120,27 @@ apr_status_t profile_compiled_write(const profile_store_t *st,
                                     const char *file, const char *path,
                                     const char *key, const char **why,
                                     apr_pool_t *p);
+
+/* A verdict, written where the compiled file of (path, key) goes when
+ * the reading before the signal found the data file bad: the one-line
+ * `message` a restart logs, and what was read (r).  The restart then
+ * keeps the last good data after a stat (or the bytes' MD5), as a load
+ * of those same bytes would have, rather than parse them again while
+ * every site is silent (review E3).  A message longer than 64 KB is not
+ * kept.  APR_SUCCESS, or why not in *why. */
+apr_status_t profile_compiled_write_bad(const profile_read_t *r,
+                                        const char *message,
+                                        const char *file, const char *path,
+                                        const char *key, const char **why,
+                                        apr_pool_t *p);
+
+/* The verdict in `file` for (path, key): its message in *message and
+ * what was read in *r (both in p).  APR_SUCCESS; else it is not one
+ * (no file, a compiled store, another key, damaged). */
+apr_status_t profile_compiled_read_bad(const char **message,
+                                       profile_read_t *r, const char *file,
+                                       const char *path, const char *key,
+                                       apr_pool_t *p);
 
 /* The store a compiled file of (path, key) in buf[size] holds, in p
  * (pointing into buf), with *bytes and *len the data file's bytes it

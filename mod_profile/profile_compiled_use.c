@@ -18,6 +18,7 @@
 
 #include "profile_compiled.h"
 #include "profile_compiled_int.h"
+#include "profile_problems.h"
 #include "profile_same.h"
 
 /* Whether the form was mapped from the file fi describes. */
@@ -47,9 +48,10 @@ static int room_for(const char *dir, apr_size_t len)
               + (apr_uint64_t)v.f_blocks * v.f_frsize / 10;
 }
 
-/* profile_same_bytes() with its buffer given back at once. */
-static int same_bytes(const profile_store_t *st, const char *path,
-                      apr_time_t *mtime, apr_pool_t *p)
+/* profile_same_bytes() (st) or profile_same_read() (r) with its buffer
+ * given back at once. */
+static int same_bytes(const profile_store_t *st, const profile_read_t *r,
+                      const char *path, apr_time_t *mtime, apr_pool_t *p)
 {
     apr_pool_t *tmp;
     int same;
@@ -57,9 +59,28 @@ static int same_bytes(const profile_store_t *st, const char *path,
     if (apr_pool_create(&tmp, p) != APR_SUCCESS) {
         return 0;
     }
-    same = profile_same_bytes(st, path, mtime, tmp);
+    same = st != NULL ? profile_same_bytes(st, path, mtime, tmp)
+                      : profile_same_read(r, path, mtime, tmp);
     apr_pool_destroy(tmp);
     return same;
+}
+
+/* The message of the verdict in `file` while the data file still holds
+ * the bytes it was given on (and they are within max_size), else NULL. */
+static const char *judged(const char *file, const char *path,
+                          const char *key, apr_off_t max_size, apr_pool_t *p)
+{
+    profile_read_t r;
+    const char *message;
+    apr_time_t mtime;
+
+    if (profile_compiled_read_bad(&message, &r, file, path, key, p)
+        != APR_SUCCESS
+        || (max_size > 0 && (apr_off_t)r.size > max_size)
+        || !same_bytes(NULL, &r, path, &mtime, p)) {
+        return NULL;
+    }
+    return message;
 }
 
 /* The store of the compiled file `file` mapped into *form (in mp);
@@ -72,7 +93,7 @@ static apr_status_t fresh(const profile_compiled_form_t *form,
     if (max_size > 0 && (apr_off_t)form->store->size > max_size) {
         *why = "over ProfileMaxDataSize";
     }
-    else if (!same_bytes(form->store, path, mtime, p)) {
+    else if (!same_bytes(form->store, NULL, path, mtime, p)) {
         *why = "stale: the data file changed since";
     }
     else {
@@ -111,6 +132,8 @@ apr_status_t profile_compiled_load(profile_store_t **out,
 {
     profile_load_opts_t o = *opts;
     profile_compiled_form_t mine;
+    profile_read_t r;
+    const char *verdict;
     profile_store_t *st = NULL;
     const char *file, *bytes = NULL, *werr = NULL;
     apr_size_t len = 0;
@@ -159,14 +182,33 @@ apr_status_t profile_compiled_load(profile_store_t **out,
     form->store = NULL;
     mpool ? apr_pool_clear(mp) : apr_pool_destroy(mp);
     if (!compile) {
+        /* The very bytes a reading before the signal found bad: bad
+         * again, for the message it gave. */
+        if ((verdict = judged(file, path, key, opts->max_size, p)) != NULL) {
+            *errmsg = verdict;
+            *how = PROFILE_COMPILED_JUDGED;
+            return APR_EINVAL;
+        }
         return profile_store_load(out, errmsg, path, opts, p);
     }
     /* Loaded, and rendered to be compiled even when only validating. */
     o.render = 1;
     o.bytes = &bytes;
     o.len = &len;
+    o.read = &r;
     rv = profile_store_load(&st, errmsg, path, &o, p);
+    if (opts->read != NULL) {
+        *opts->read = r;
+    }
     if (rv != APR_SUCCESS) {
+        /* (Only a file read whole has bytes to know again.) */
+        if (r.ino != 0 && room_for(dir, 0)
+            && profile_compiled_write_bad(&r, profile_data_problems_summary(
+                                              o.problems, *errmsg, path, p),
+                                          file, path, key, &werr, p)
+               != APR_SUCCESS) {
+            *why = werr;
+        }
         return rv;
     }
     if (!room_for(dir, len)) {

@@ -85,3 +85,20 @@ const char *profile_data_problems_message(const profile_problems_t *problems,
     }
     return apr_array_pstrcat(p, lines, '\n');
 }
+
+const char *profile_data_problems_summary(const profile_problems_t *problems,
+                                          const char *err, const char *name,
+                                          apr_pool_t *p)
+{
+    if (problems == NULL || problems->total <= 1
+        || problems->list->nelts == 0) {
+        return apr_pstrdup(p, err);
+    }
+    return apr_psprintf(p, "%s (and %" APR_SIZE_T_FMT " more problem%s: "
+                        "apachectl configtest lists them)",
+                        profile_data_problem_line(
+                            &APR_ARRAY_IDX(problems->list, 0,
+                                           profile_data_problem_t), name, p),
+                        problems->total - 1,
+                        problems->total == 2 ? "" : "s");
+}

@@ -65,4 +65,11 @@ const char *profile_data_problems_message(const profile_problems_t *problems,
                                           int shown, const char *name,
                                           apr_pool_t *p);
 
+/* The one line a restart logs for a refused file: the first problem
+ * and how many more, or `err` (the load's message) for a file of one
+ * problem or none listed. */
+const char *profile_data_problems_summary(const profile_problems_t *problems,
+                                          const char *err, const char *name,
+                                          apr_pool_t *p);
+
 #endif

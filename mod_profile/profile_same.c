@@ -43,6 +43,21 @@ static int same_pages(const profile_store_t *st,
 int profile_same_bytes(const profile_store_t *st, const char *path,
                        apr_time_t *mtime, apr_pool_t *ptemp)
 {
+    profile_read_t r;
+
+    r.size = st->size;
+    memcpy(r.md5, st->md5, sizeof(r.md5));
+    r.dev = st->dev;
+    r.ino = st->ino;
+    r.mtime = st->mtime;
+    r.ctime = st->ctime;
+    r.read_at = st->read_at;
+    return profile_same_read(&r, path, mtime, ptemp);
+}
+
+int profile_same_read(const profile_read_t *r, const char *path,
+                      apr_time_t *mtime, apr_pool_t *ptemp)
+{
     unsigned char md5[APR_MD5_DIGESTSIZE];
     apr_md5_ctx_t ctx;
     apr_file_t *f;
@@ -56,20 +71,20 @@ int profile_same_bytes(const profile_store_t *st, const char *path,
     if (apr_stat(&fi, path, APR_FINFO_TYPE | APR_FINFO_SIZE
                  | APR_FINFO_MTIME | APR_FINFO_CTIME | APR_FINFO_DEV
                  | APR_FINFO_INODE, ptemp) == APR_SUCCESS
-        && fi.filetype == APR_REG && st->ino != 0
-        && (apr_uint64_t)fi.device == st->dev
-        && (apr_uint64_t)fi.inode == st->ino
-        && fi.size == (apr_off_t)st->size
-        && fi.mtime == st->mtime && fi.ctime == st->ctime
-        && st->ctime < st->read_at - SETTLED
-        && st->mtime < st->read_at - SETTLED) {
+        && fi.filetype == APR_REG && r->ino != 0
+        && (apr_uint64_t)fi.device == r->dev
+        && (apr_uint64_t)fi.inode == r->ino
+        && fi.size == (apr_off_t)r->size
+        && fi.mtime == r->mtime && fi.ctime == r->ctime
+        && r->ctime < r->read_at - SETTLED
+        && r->mtime < r->read_at - SETTLED) {
         *mtime = fi.mtime;
         return 1;
     }
     if (profile_data_open(&f, &fi, &why, path, ptemp) != APR_SUCCESS) {
         return 0;                   /* (the load says why) */
     }
-    if (fi.size == (apr_off_t)st->size) {
+    if (fi.size == (apr_off_t)r->size) {
         buf = apr_palloc(ptemp, COMPARE_CHUNK);
         apr_md5_init(&ctx);
         do {
@@ -79,7 +94,7 @@ int profile_same_bytes(const profile_store_t *st, const char *path,
         } while (rv == APR_SUCCESS);
         apr_md5_final(md5, &ctx);
         /* (Bytes appended meanwhile change the MD5 too.) */
-        same = rv == APR_EOF && memcmp(md5, st->md5, sizeof(md5)) == 0;
+        same = rv == APR_EOF && memcmp(md5, r->md5, sizeof(md5)) == 0;
         *mtime = fi.mtime;
     }
     apr_file_close(f);

@@ -399,6 +399,9 @@ apr_status_t profile_store_load(profile_store_t **out, const char **errmsg,
         o = &default_opts;
     }
     *out = NULL;
+    if (o->read != NULL) {
+        memset(o->read, 0, sizeof(*o->read));
+    }
     /* The file's bytes are needed only while parsing: in a pool with an
      * allocator of its own, so that they go back to malloc (and to the
      * system) when it is destroyed rather than staying on the free list
@@ -438,6 +441,20 @@ apr_status_t profile_store_load(profile_store_t **out, const char **errmsg,
         (*out)->ino = (apr_uint64_t)fi.inode;
         (*out)->ctime = fi.ctime;
         (*out)->read_at = read_at;
+    }
+    if (o->read != NULL) {
+        o->read->size = got;
+        o->read->dev = (apr_uint64_t)fi.device;
+        o->read->ino = (apr_uint64_t)fi.inode;
+        o->read->mtime = fi.mtime;
+        o->read->ctime = fi.ctime;
+        o->read->read_at = read_at;
+        if (rv == APR_SUCCESS && *out != NULL) {
+            memcpy(o->read->md5, (*out)->md5, sizeof(o->read->md5));
+        }
+        else {
+            apr_md5(o->read->md5, buf, got);
+        }
     }
     if (rv == APR_SUCCESS && o->bytes != NULL) {
         buf[got] = '\0';

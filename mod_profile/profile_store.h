@@ -50,6 +50,16 @@ typedef struct {
                                  * files, ending in "/" */
 } profile_page_where_t;
 
+/* What was read of a data file: enough to know its bytes again
+ * (profile_same.h). */
+typedef struct {
+    apr_size_t size;            /* bytes read */
+    unsigned char md5[APR_MD5_DIGESTSIZE];
+    apr_uint64_t dev, ino;      /* 0, 0: nothing was read */
+    apr_time_t mtime, ctime;    /* its times then */
+    apr_time_t read_at;         /* when it was read */
+} profile_read_t;
+
 /* How to load. */
 typedef struct {
     int render;                 /* 0: validate only (configtest) */
@@ -68,6 +78,9 @@ typedef struct {
                                  * the store's pool (what another build
                                  * loads after an upgrade); else NULL */
     apr_size_t *len;            /* with bytes: their length */
+    profile_read_t *read;       /* non-NULL: set to what was read of the
+                                 * file, good or bad (ino 0: nothing,
+                                 * refused before or while reading) */
 } profile_load_opts_t;
 
 /* One element of a collection. */

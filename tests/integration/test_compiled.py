@@ -9,6 +9,9 @@ deliverable 1; docs/operations.md, "Compiled forms").
 * A file edited between configtest and the restart is served from its
   new bytes; one edited to be bad leaves the last good data served
   (CONTRACT §9), never the compiled form of the bytes it no longer holds.
+* A file configtest found bad is not parsed again by the restart while
+  it holds the bytes refused (its verdict, kept where its compiled form
+  goes): the same message, the last good data kept (review E3).
 * A compiled form written by another build of the module (a package
   upgrade replaced the .so) is never read.
 * Between restarts the parent maps what configtest compiled (its
@@ -180,6 +183,27 @@ def test_a_bad_edit_after_configtest_keeps_the_last_good_data(server):
     assert "PROFILE0003" in text and "invalid JSON" in text, text
     # The last good data this server loaded, not the compiled Version B.
     assert _headline(server) == "Version A"
+    server.log_checked = pu.log_size(server)
+
+
+def test_a_file_configtest_found_bad_is_not_parsed_again(server):
+    """Review E3: the restart does not parse again, while every site is
+    silent, the bytes configtest refused; it gives the same message and
+    keeps the last good data, and only while the file holds those
+    bytes."""
+    _write(server.path, b'{"skills":[{},{},{}]}')
+    cp = server.configtest()
+    assert cp.returncode == 0 and server.path in cp.stderr, cp.stderr
+    text = pu.restart(server, "USR1")
+    assert "found bad, not read again" in _line(text, server.path), text
+    assert "PROFILE0003" in text and "more problems: apachectl configtest " \
+        "lists them" in text, text
+    assert _headline(server) == "Version A"
+    # Good bytes since, without a configtest: loaded, never judged.
+    _write(server.path, _bytes("Version C"))
+    text = pu.restart(server, "USR1")
+    assert "loaded in" in _line(text, server.path), text
+    assert _headline(server) == "Version C"
     server.log_checked = pu.log_size(server)
 
 

@@ -16,6 +16,7 @@
 #include "unit.h"
 #include "profile_compiled.h"
 #include "profile_page.h"
+#include "profile_problems.h"
 
 static const profile_page_where_t where[] = {
     {"https://example.org/ana/", "/profile-assets/"},
@@ -428,6 +429,100 @@ static void a_form_mapped_ahead_is_used_only_while_fresh(void **state)
     remove_dir(dir, p);
 }
 
+/* A bad file's verdict (profile_compiled_write_bad): the reading before
+ * the signal writes it where the compiled file goes, and a reading after
+ * it gives the same message without parsing, only while the data file
+ * holds the very bytes judged, for the same key and within the limit. */
+static void a_bad_file_is_judged_again_only_while_it_holds_its_bytes(
+    void **state)
+{
+    static const char bad[] = "{\"skills\":[{},{}]}";
+    static const char other[] = "{\"skills\":[{},[]]}";
+    apr_pool_t *p = POOL(state);
+    profile_load_opts_t check = {.render = 0, .compress = 0};
+    profile_load_opts_t o = {.render = 1, .compress = 0};
+    profile_compiled_how_e how;
+    profile_store_t *st = NULL;
+    const char *err = NULL, *why = NULL, *dir, *path, *summary, *file;
+    apr_size_t len, flen;
+    char *text, *damaged;
+
+    path = copy_sample(&dir, &text, &len, p);
+    file = profile_compiled_name(dir, path, "k", p);
+    unit_write_file(path, bad, sizeof(bad) - 1, p);
+    /* Before the signal (compile): refused, and the verdict written. */
+    check.problems = profile_problems_make(p, PROFILE_PROBLEMS_SHOWN);
+    assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path,
+                                           &check, dir, "k", 1, NULL, NULL,
+                                           p), APR_EINVAL);
+    assert_true(check.problems->total > 1);
+    summary = profile_data_problems_summary(check.problems, err, path, p);
+    assert_non_null(strstr(summary, "apachectl configtest lists them"));
+    assert_int_equal(access(file, F_OK), 0);
+    /* After it: the same message, the file not parsed. */
+    o.problems = profile_problems_make(p, 1);
+    assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path, &o,
+                                           dir, "k", 0, NULL, NULL, p),
+                     APR_EINVAL);
+    assert_int_equal(how, PROFILE_COMPILED_JUDGED);
+    assert_string_equal(err, summary);
+    assert_int_equal(o.problems->total, 0);
+    assert_null(st);
+    /* Another key, or a limit the file is over: parsed (or refused
+     * unread), not judged. */
+    assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path, &o,
+                                           dir, "k2", 0, NULL, NULL, p),
+                     APR_EINVAL);
+    assert_int_equal(how, PROFILE_COMPILED_LOADED);
+    assert_true(o.problems->total > 1);
+    o.max_size = (apr_off_t)sizeof(bad) - 2;
+    assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path, &o,
+                                           dir, "k", 0, NULL, NULL, p),
+                     APR_EINVAL);
+    assert_int_equal(how, PROFILE_COMPILED_LOADED);
+    assert_non_null(strstr(err, "ProfileMaxDataSize"));
+    o.max_size = 0;
+    /* A damaged verdict: not one. */
+    damaged = slurp(file, &flen, p);
+    unit_write_file(file, damaged, flen - 1, p);
+    assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path, &o,
+                                           dir, "k", 0, NULL, NULL, p),
+                     APR_EINVAL);
+    assert_int_equal(how, PROFILE_COMPILED_LOADED);
+    damaged[16] ^= 1;                       /* (the format's version) */
+    unit_write_file(file, damaged, flen, p);
+    assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path, &o,
+                                           dir, "k", 0, NULL, NULL, p),
+                     APR_EINVAL);
+    assert_int_equal(how, PROFILE_COMPILED_LOADED);
+    /* Other bytes of the same size, at once (times not settled): parsed
+     * again. */
+    assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path,
+                                           &check, dir, "k", 1, NULL, NULL,
+                                           p), APR_EINVAL);
+    unit_write_file(path, other, sizeof(other) - 1, p);
+    assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path, &o,
+                                           dir, "k", 0, NULL, NULL, p),
+                     APR_EINVAL);
+    assert_int_equal(how, PROFILE_COMPILED_LOADED);
+    /* Good again: loaded, never judged; compiled, the verdict replaced. */
+    unit_write_file(path, text, len, p);
+    assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path, &o,
+                                           dir, "k", 0, NULL, NULL, p),
+                     APR_SUCCESS);
+    assert_int_equal(how, PROFILE_COMPILED_LOADED);
+    assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path,
+                                           &check, dir, "k", 1, NULL, NULL,
+                                           p), APR_SUCCESS);
+    assert_int_equal(how, PROFILE_COMPILED_WRITTEN);
+    assert_int_equal(profile_compiled_load(&st, &err, &how, &why, path, &o,
+                                           dir, "k", 0, NULL, NULL, p),
+                     APR_SUCCESS);
+    assert_int_equal(how, PROFILE_COMPILED_MAPPED);
+    assert_non_null(strstr(st->profile[0].data, "Lucía"));
+    remove_dir(dir, p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -435,6 +530,7 @@ int main(void)
         UNIT_TEST(only_a_fresh_compiled_file_is_used),
         UNIT_TEST(a_damaged_compiled_file_is_refused),
         UNIT_TEST(a_form_mapped_ahead_is_used_only_while_fresh),
+        UNIT_TEST(a_bad_file_is_judged_again_only_while_it_holds_its_bytes),
     };
 
     return cmocka_run_group_tests(tests, unit_group_setup,
