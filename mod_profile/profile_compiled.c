@@ -237,41 +237,21 @@ apr_status_t profile_compiled_write_bad(const profile_read_t *r,
 }
 
 apr_status_t profile_compiled_read_bad(const char **message,
-                                       profile_read_t *r, const char *file,
-                                       const char *path, const char *key,
-                                       apr_pool_t *p)
+                                       profile_read_t *r, const char *buf,
+                                       apr_size_t size, const char *path,
+                                       const char *key, apr_pool_t *p)
 {
-    apr_size_t klen, got = 0;
+    apr_size_t klen;
     const char *fk = full_key(path, key, &klen, p);
-    apr_file_t *f;
-    apr_finfo_t fi;
-    apr_status_t rv;
     head_t h;
-    char *buf;
 
-    rv = apr_file_open(&f, file, APR_FOPEN_READ | APR_FOPEN_BINARY,
-                       APR_OS_DEFAULT, p);
-    if (rv != APR_SUCCESS) {
-        return rv;
-    }
-    rv = apr_file_info_get(&fi, APR_FINFO_SIZE | APR_FINFO_TYPE, f);
-    if (rv == APR_SUCCESS
-        && (fi.filetype != APR_REG || fi.size < (apr_off_t)sizeof(h)
-            || fi.size > (apr_off_t)(sizeof(h) + klen + BAD_MAX + 16))) {
-        rv = APR_EINVAL;            /* (not a verdict of this key) */
-    }
-    if (rv == APR_SUCCESS) {
-        buf = apr_palloc(p, (apr_size_t)fi.size);
-        rv = apr_file_read_full(f, buf, (apr_size_t)fi.size, &got);
-    }
-    apr_file_close(f);
-    if (rv != APR_SUCCESS) {
-        return rv;
+    if (size < sizeof(h)) {
+        return APR_EINVAL;
     }
     memcpy(&h, buf, sizeof(h));
     if (memcmp(h.magic, BAD_MAGIC, sizeof(h.magic)) != 0
         || h.version != VERSION || h.layout != PROFILE_STORE_LAYOUT
-        || h.total != (apr_uint64_t)got || h.key_len != klen
+        || h.total != (apr_uint64_t)size || h.key_len != klen
         || h.blob_off != ALIGN8(sizeof(h) + klen + 1)
         || h.blob_off > h.total || memcmp(buf + sizeof(h), fk, klen + 1) != 0
         || h.blob_len == 0 || h.blob_len > h.total - h.blob_off
@@ -291,6 +271,11 @@ apr_status_t profile_compiled_read_bad(const char **message,
     r->ctime = h.ctime;
     r->read_at = h.read_at;
     return APR_SUCCESS;
+}
+
+apr_size_t profile_compiled_bad_max(const char *path, const char *key)
+{
+    return sizeof(head_t) + strlen(path) + strlen(key) + 2 + BAD_MAX + 8;
 }
 
 apr_status_t profile_compiled_read(profile_store_t **out,

@@ -134,13 +134,18 @@ apr_status_t profile_compiled_write_bad(const profile_read_t *r,
                                         const char *key, const char **why,
                                         apr_pool_t *p);
 
-/* The verdict in `file` for (path, key): its message in *message and
- * what was read in *r (both in p).  APR_SUCCESS; else it is not one
- * (no file, a compiled store, another key, damaged). */
+/* The verdict for (path, key) in buf[size], a file's bytes: its message
+ * in *message (pointing into buf) and what was read in *r; every part
+ * checked against size first.  APR_SUCCESS; else it is not one (a
+ * compiled store, another key, damaged). */
 apr_status_t profile_compiled_read_bad(const char **message,
-                                       profile_read_t *r, const char *file,
-                                       const char *path, const char *key,
-                                       apr_pool_t *p);
+                                       profile_read_t *r, const char *buf,
+                                       apr_size_t size, const char *path,
+                                       const char *key, apr_pool_t *p);
+
+/* The largest a verdict for (path, key) can be (a larger file is not
+ * one, and is not read). */
+apr_size_t profile_compiled_bad_max(const char *path, const char *key);
 
 /* The store a compiled file of (path, key) in buf[size] holds, in p
  * (pointing into buf), with *bytes and *len the data file's bytes it

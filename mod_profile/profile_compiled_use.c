@@ -73,9 +73,28 @@ static const char *judged(const char *file, const char *path,
     profile_read_t r;
     const char *message;
     apr_time_t mtime;
+    apr_file_t *f;
+    apr_finfo_t fi;
+    apr_size_t got = 0;
+    char *buf = NULL;
 
-    if (profile_compiled_read_bad(&message, &r, file, path, key, p)
-        != APR_SUCCESS
+    if (apr_file_open(&f, file, APR_FOPEN_READ | APR_FOPEN_BINARY,
+                      APR_OS_DEFAULT, p) != APR_SUCCESS) {
+        return NULL;
+    }
+    if (apr_file_info_get(&fi, APR_FINFO_SIZE | APR_FINFO_TYPE, f)
+        == APR_SUCCESS && fi.filetype == APR_REG && fi.size > 0
+        && (apr_uint64_t)fi.size <= profile_compiled_bad_max(path, key)) {
+        buf = apr_palloc(p, (apr_size_t)fi.size);
+        if (apr_file_read_full(f, buf, (apr_size_t)fi.size, &got)
+            != APR_SUCCESS) {
+            buf = NULL;
+        }
+    }
+    apr_file_close(f);
+    if (buf == NULL
+        || profile_compiled_read_bad(&message, &r, buf, got, path, key, p)
+           != APR_SUCCESS
         || (max_size > 0 && (apr_off_t)r.size > max_size)
         || !same_bytes(NULL, &r, path, &mtime, p)) {
         return NULL;

@@ -523,6 +523,72 @@ static void a_bad_file_is_judged_again_only_while_it_holds_its_bytes(
     remove_dir(dir, p);
 }
 
+/* Every cut and every changed byte of a verdict: refused, or read with
+ * its message inside the bytes (a changed byte of the message, or of
+ * what the file was); a compiled store is not one, nor a verdict of
+ * another key, and the store's reader refuses a verdict. */
+static void a_damaged_verdict_is_refused(void **state)
+{
+    apr_pool_t *p = POOL(state);
+    profile_read_t r = {.size = 3, .dev = 1, .ino = 2, .mtime = 3,
+                        .ctime = 4, .read_at = 5}, got;
+    profile_store_t *st = NULL;
+    const char *dir, *path, *file, *message, *why = NULL, *bytes;
+    apr_size_t len, n, at, klen;
+    char *text, *good, *copy;
+    int refused = 0, read = 0;
+
+    path = copy_sample(&dir, &text, &len, p);
+    file = profile_compiled_name(dir, path, "k", p);
+    assert_int_equal(profile_compiled_write_bad(&r, "bad: and 2 more", file,
+                                                path, "k", &why, p),
+                     APR_SUCCESS);
+    good = slurp(file, &n, p);
+    assert_true(n <= profile_compiled_bad_max(path, "k"));
+    assert_int_equal(profile_compiled_read_bad(&message, &got, good, n, path,
+                                               "k", p), APR_SUCCESS);
+    assert_string_equal(message, "bad: and 2 more");
+    assert_int_equal(got.size, 3);
+    assert_int_equal(got.ino, 2);
+    assert_int_equal(got.read_at, 5);
+    assert_int_not_equal(profile_compiled_read_bad(&message, &got, good, n,
+                                                   path, "k2", p),
+                         APR_SUCCESS);
+    assert_int_not_equal(profile_compiled_read(&st, &bytes, &klen, good, n,
+                                               path, "k", &why, p),
+                         APR_SUCCESS);
+    assert_non_null(strstr(why, "bad"));
+    for (at = 0; at <= n; at++) {
+        /* (Cut at `at`: a copy of exactly that size, so that a read past
+         * it is the sanitizer's to see.) */
+        copy = malloc(at ? at : 1);
+        memcpy(copy, good, at);
+        if (profile_compiled_read_bad(&message, &got, copy, at, path, "k",
+                                      p) == APR_SUCCESS) {
+            assert_int_equal(at, n);
+        }
+        free(copy);
+        if (at == n) {
+            break;
+        }
+        copy = malloc(n);
+        memcpy(copy, good, n);
+        copy[at] ^= 0x41;
+        if (profile_compiled_read_bad(&message, &got, copy, n, path, "k", p)
+            == APR_SUCCESS) {
+            read++;
+            assert_true(message >= copy && message < copy + n);
+            assert_true(strlen(message) < (apr_size_t)(copy + n - message));
+        }
+        else {
+            refused++;
+        }
+        free(copy);
+    }
+    assert_true(refused > 0 && read > 0);
+    remove_dir(dir, p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -531,6 +597,7 @@ int main(void)
         UNIT_TEST(a_damaged_compiled_file_is_refused),
         UNIT_TEST(a_form_mapped_ahead_is_used_only_while_fresh),
         UNIT_TEST(a_bad_file_is_judged_again_only_while_it_holds_its_bytes),
+        UNIT_TEST(a_damaged_verdict_is_refused),
     };
 
     return cmocka_run_group_tests(tests, unit_group_setup,
