@@ -26,6 +26,7 @@
 
 #include "profile_compiled.h"
 #include "profile_compiled_int.h"
+#include "profile_same.h"
 
 #define MAGIC "mod_profile/pcs\n"   /* 16 bytes */
 #define BAD_MAGIC "mod_profile/bad\n" /* 16 bytes: a verdict */
@@ -157,13 +158,7 @@ apr_status_t profile_compiled_write(const profile_store_t *st,
     char *tmp, *fk = full_key(path, key, &klen, p);
 
     memset(&w, 0, sizeof(w));
-    r.size = st->size;
-    memcpy(r.md5, st->md5, sizeof(r.md5));
-    r.dev = st->dev;
-    r.ino = st->ino;
-    r.mtime = st->mtime;
-    r.ctime = st->ctime;
-    r.read_at = st->read_at;
+    profile_same_read_of(&r, st);
     head_for(&h, MAGIC, klen, &r);
     h.bytes_len = len;
     rv = open_tmp(&w.f, &tmp, file, why, p);

@@ -40,18 +40,23 @@ static int same_pages(const profile_store_t *st,
  * say it is unchanged (profile_same.h). */
 #define SETTLED APR_TIME_C(2000000)
 
+void profile_same_read_of(profile_read_t *r, const profile_store_t *st)
+{
+    r->size = st->size;
+    memcpy(r->md5, st->md5, sizeof(r->md5));
+    r->dev = st->dev;
+    r->ino = st->ino;
+    r->mtime = st->mtime;
+    r->ctime = st->ctime;
+    r->read_at = st->read_at;
+}
+
 int profile_same_bytes(const profile_store_t *st, const char *path,
                        apr_time_t *mtime, apr_pool_t *ptemp)
 {
     profile_read_t r;
 
-    r.size = st->size;
-    memcpy(r.md5, st->md5, sizeof(r.md5));
-    r.dev = st->dev;
-    r.ino = st->ino;
-    r.mtime = st->mtime;
-    r.ctime = st->ctime;
-    r.read_at = st->read_at;
+    profile_same_read_of(&r, st);
     return profile_same_read(&r, path, mtime, ptemp);
 }
 

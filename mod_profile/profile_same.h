@@ -44,6 +44,9 @@ int profile_same_file(const profile_store_t *st, const char *st_build,
 int profile_same_bytes(const profile_store_t *st, const char *path,
                        apr_time_t *mtime, apr_pool_t *ptemp);
 
+/* What st records of the file it was loaded from, as a read. */
+void profile_same_read_of(profile_read_t *r, const profile_store_t *st);
+
 /* The same for the bytes `r` describes (profile_load_opts_t's read),
  * whether or not they made a store. */
 int profile_same_read(const profile_read_t *r, const char *path,
