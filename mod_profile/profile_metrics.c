@@ -97,9 +97,13 @@ const char *profile_metrics_text(const profile_report_file_t *f, int n,
            "When the data served was loaded, in seconds since the epoch "
            "(kept by a restart that found the file unchanged).");
     for (i = 0; i < n; i++) {
-        v[i] = f[i].store != NULL && f[i].loaded_at != 0
-               ? apr_psprintf(p, "%.3f", (double)f[i].loaded_at
-                                         / APR_USEC_PER_SEC) : NULL;
+        /* Milliseconds cut, not rounded: the second is the JSON
+         * status's loadedAt (43.9996 is 43.999, never 44.000). */
+        v[i] = f[i].store != NULL && f[i].loaded_at > 0
+               ? apr_psprintf(p, "%" APR_TIME_T_FMT ".%03d",
+                              apr_time_sec(f[i].loaded_at),
+                              (int)(apr_time_usec(f[i].loaded_at) / 1000))
+               : NULL;
     }
     samples(&b, "profile_data_last_load_timestamp_seconds", file, v, n);
     family(&b, "profile_data_load_duration_seconds",

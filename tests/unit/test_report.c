@@ -218,7 +218,7 @@ static void metrics_give_samples_only_for_what_is_known(void **state)
     profile_report_file_t f[2] = {
         {.path = "/d/a.json"},
         {.path = "/d/b.json", .stale = 1,
-         .loaded_at = apr_time_from_sec(1795651200),
+         .loaded_at = apr_time_from_sec(1795651200) + 999600,
          .loaded_in = APR_USEC_PER_SEC / 4},
     };
     const char *t;
@@ -232,7 +232,7 @@ static void metrics_give_samples_only_for_what_is_known(void **state)
     assert_has(t, "profile_data_unavailable{file=\"/d/a.json\"} 1\n"
                   "profile_data_unavailable{file=\"/d/b.json\"} 0\n");
     assert_has(t, "profile_data_last_load_timestamp_seconds{file=\""
-                  "/d/b.json\"} 1795651200.000\n");
+                  "/d/b.json\"} 1795651200.999\n");
     assert_has(t, "profile_data_load_duration_seconds{file=\"/d/b.json\"} "
                   "0.250000\n");
     assert_has(t, "profile_data_records{file=\"/d/b.json\","
