@@ -302,9 +302,6 @@ void profile_holders_reap(server_rec *s);
  * before the one the server runs with logs why it cannot); NULL: none. */
 const char *profile_compiled_dir_of(const char *build, server_rec *s,
                                     apr_pool_t *p);
-/* What besides its bytes d's compiled form depends on. */
-const char *profile_compiled_key_of(const profile_data_t *d,
-                                    const char *build, apr_pool_t *p);
 /* The monitor hook (the parent, every ten seconds or so, while its
  * children serve): the mappings a restart replaced go; compiled forms a
  * configtest wrote since are mapped ahead of the restart that will use

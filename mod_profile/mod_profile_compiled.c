@@ -25,7 +25,6 @@
 #include "ap_mpm.h"
 #include "scoreboard.h"
 
-#include <apr_strings.h>
 
 #include "mod_profile.h"
 #include "profile_compiled.h"
@@ -56,22 +55,6 @@ const char *profile_compiled_dir_of(const char *build, server_rec *s,
         return NULL;
     }
     return dir;
-}
-
-const char *profile_compiled_key_of(const profile_data_t *d,
-                                    const char *build, apr_pool_t *p)
-{
-    const char *k = apr_psprintf(p, "build %s\ncompress %d\n", build,
-                                 d->compress);
-    int i;
-
-    for (i = 0; i < d->pages->nelts; i++) {
-        const profile_page_where_t *w =
-            &APR_ARRAY_IDX(d->pages, i, profile_page_where_t);
-
-        k = apr_pstrcat(p, k, "page ", w->url, " ", w->assets, "\n", NULL);
-    }
-    return k;
 }
 
 /* What the monitor knows between its runs (the parent's; this .so is

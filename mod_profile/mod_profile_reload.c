@@ -88,8 +88,9 @@ static int validate(const profile_data_t *d, apr_off_t max_size,
         /* A good file is compiled here, while the running server still
          * serves: the restart then maps it. */
         profile_compiled_load(&unused, &err, &how, &why, d->path, &opts,
-                              dir, dir ? profile_compiled_key_of(d, build,
-                                                                 ptemp) : "",
+                              dir, dir ? profile_compiled_key(build,
+                                             d->compress, d->pages, ptemp)
+                                       : "",
                               1, NULL, NULL, p);
     }
     if (err == NULL) {
@@ -414,7 +415,8 @@ int profile_reload_post_config(apr_pool_t *pconf, apr_pool_t *plog,
          hi = apr_hash_next(hi)) {
         profile_data_t *d = apr_hash_this_val(hi);
         profile_holder_t *h = profile_holder(s, d->path, build, 1);
-        const char *key = dir ? profile_compiled_key_of(d, build, pconf)
+        const char *key = dir ? profile_compiled_key(build, d->compress,
+                                                     d->pages, pconf)
                           : NULL;
         char since[APR_CTIME_LEN], at[APR_CTIME_LEN];
 

@@ -34,6 +34,7 @@
 
 #include <apr_pools.h>
 #include <apr_hash.h>
+#include <apr_tables.h>
 #include <apr_time.h>
 
 #include "profile_store.h"
@@ -108,6 +109,13 @@ apr_status_t profile_compiled_ahead(profile_compiled_form_t *form,
                                     const profile_compiled_form_t *seen,
                                     const profile_store_t *served,
                                     apr_pool_t *parent, apr_pool_t *p);
+
+/* The key of a data file's compiled form: what besides its bytes a load
+ * depends on (the module's build, compress=, the places of its pages,
+ * profile_page_where_t). */
+const char *profile_compiled_key(const char *build, int compress,
+                                 const apr_array_header_t *pages,
+                                 apr_pool_t *p);
 
 /* The compiled file's name in `dir` for (path, key). */
 const char *profile_compiled_name(const char *dir, const char *path,

@@ -247,6 +247,23 @@ apr_status_t profile_compiled_load(profile_store_t **out,
     return APR_SUCCESS;
 }
 
+const char *profile_compiled_key(const char *build, int compress,
+                                 const apr_array_header_t *pages,
+                                 apr_pool_t *p)
+{
+    const char *k = apr_psprintf(p, "build %s\ncompress %d\n", build,
+                                 compress);
+    int i;
+
+    for (i = 0; i < pages->nelts; i++) {
+        const profile_page_where_t *w =
+            &APR_ARRAY_IDX(pages, i, profile_page_where_t);
+
+        k = apr_pstrcat(p, k, "page ", w->url, " ", w->assets, "\n", NULL);
+    }
+    return k;
+}
+
 apr_status_t profile_compiled_ahead(profile_compiled_form_t *form,
                                     apr_pool_t **mpool,
                                     const char *dir, const char *path,
